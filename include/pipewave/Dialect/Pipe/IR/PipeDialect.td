@@ -1,0 +1,57 @@
+//===- PipeDialect.td - The pipe dialect ------------------*- tablegen -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_DIALECT_PIPE_IR_PIPEDIALECT_TD
+#define PIPEWAVE_DIALECT_PIPE_IR_PIPEDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Pipe_Dialect : Dialect {
+  let name = "pipe";
+  let cppNamespace = "::pipewave::pipe";
+  let summary = "Graph-level pipeline parallelism: stages, cuts, communication";
+  let description = [{
+    The `pipe` dialect describes how a model graph is cut into pipeline
+    stages. It is the IR that `pipe-partition`, `pipe-outline-stages`,
+    `pipe-insert-comm` and `pipe-schedule` work on.
+
+    Besides its operations the dialect defines these discardable attributes:
+
+    * `pipe.stage = N : i64` on an operation or on an outlined stage
+      function: the pipeline stage (0-based) it belongs to. Written by
+      `pipe-partition`; a user may also write it by hand.
+    * `pipe.param` (unit) on an argument of the entry function: the argument
+      is a trainable parameter owned by the runtime across steps.
+    * `pipe.name = "..."` on an argument of the entry function: its name,
+      used by `--data NAME=FILE.npy`, safetensors files and checkpoints.
+
+    An example of a model cut by hand into two stages:
+
+    ```mlir
+    func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"}) -> tensor<4x8xf32> {
+      %a = tosa.tanh %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+      pipe.split
+      %b = tosa.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+      return %b : tensor<4x8xf32>
+    }
+    ```
+  }];
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the stage attribute on operations and stage functions.
+    static constexpr ::llvm::StringLiteral getStageAttrName() { return "pipe.stage"; }
+    /// Name of the unit argument attribute marking trainable parameters.
+    static constexpr ::llvm::StringLiteral getParamAttrName() { return "pipe.param"; }
+    /// Name of the string argument attribute naming entry arguments.
+    static constexpr ::llvm::StringLiteral getNameAttrName() { return "pipe.name"; }
+  }];
+}
+
+class Pipe_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Pipe_Dialect, mnemonic, traits>;
+
+#endif // PIPEWAVE_DIALECT_PIPE_IR_PIPEDIALECT_TD

@@ -1,0 +1,141 @@
+//===- PipeOps.td - Operations of the pipe dialect --------*- tablegen -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_DIALECT_PIPE_IR_PIPEOPS_TD
+#define PIPEWAVE_DIALECT_PIPE_IR_PIPEOPS_TD
+
+include "pipewave/Dialect/Pipe/IR/PipeDialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+def Pipe_PayloadAct : I32EnumAttrCase<"Activation", 0, "act">;
+def Pipe_PayloadGrad : I32EnumAttrCase<"Gradient", 1, "grad">;
+def Pipe_PayloadAttr : I32EnumAttr<"Payload",
+    "what a message between stages carries",
+    [Pipe_PayloadAct, Pipe_PayloadGrad]> {
+  let cppNamespace = "::pipewave::pipe";
+}
+
+/// A stage number or message tag: a non-negative integer.
+def Pipe_IndexAttr : ConfinedAttr<I64Attr, [IntNonNegative]>;
+
+//===----------------------------------------------------------------------===//
+// SplitOp
+//===----------------------------------------------------------------------===//
+
+def Pipe_SplitOp : Pipe_Op<"split",
+    [HasParent<"::mlir::func::FuncOp">]> {
+  let summary = "hand-written pipeline cut in program order";
+  let description = [{
+    Marks a stage boundary, like `pipe_split()` in PyTorch: every operation
+    of the function before the first `pipe.split` belongs to stage 0, those
+    between the first and the second to stage 1, and so on.
+    `pipe-partition{strategy=manual}` turns the markers into `pipe.stage`
+    attributes and erases them. A function with K markers has K+1 stages.
+
+    Example:
+
+    ```mlir
+    %a = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+    pipe.split
+    %b = tosa.exp %a : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// SendOp / RecvOp
+//===----------------------------------------------------------------------===//
+
+def Pipe_SendOp : Pipe_Op<"send"> {
+  let summary = "sends a tensor from one pipeline stage to another";
+  let description = [{
+    Sends `value`, computed by stage `from`, to stage `to`. It is matched by
+    exactly one `pipe.recv` with the same tag. `act` messages carry forward
+    activations (`from < to`), `grad` messages carry gradients flowing
+    backward (`from > to`). `pipe-insert-comm` creates the pairs in the
+    stage composition of the entry function.
+
+    Example:
+
+    ```mlir
+    pipe.send act %h from 0 to 1 tag 0 : tensor<16x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$value, Pipe_PayloadAttr:$payload,
+                   Pipe_IndexAttr:$from, Pipe_IndexAttr:$to,
+                   Pipe_IndexAttr:$tag);
+  let assemblyFormat = [{
+    $payload $value `from` $from `to` $to `tag` $tag attr-dict `:` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipe_RecvOp : Pipe_Op<"recv"> {
+  let summary = "receives a tensor sent by another pipeline stage";
+  let description = [{
+    Receives the tensor that the `pipe.send` with the same tag sends from
+    stage `from` to stage `to`. The result type must equal the sent type.
+
+    Example:
+
+    ```mlir
+    %h1 = pipe.recv act from 0 to 1 tag 0 : tensor<16x128xf32>
+    ```
+  }];
+  let arguments = (ins Pipe_PayloadAttr:$payload, Pipe_IndexAttr:$from,
+                   Pipe_IndexAttr:$to, Pipe_IndexAttr:$tag);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $payload `from` $from `to` $to `tag` $tag attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// RecomputeOp
+//===----------------------------------------------------------------------===//
+
+def Pipe_RecomputeOp : Pipe_Op<"recompute", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "region whose values backward recomputes instead of stashing";
+  let description = [{
+    The operations in the body are run again during the backward pass
+    instead of keeping their results alive between forward and backward
+    (activation checkpointing). `pipe-recompute` wraps forward work in this
+    op according to its policy; `pipe-autodiff` replays the body when it
+    builds the backward function. The body may use values defined above;
+    its `pipe.yield` gives the results.
+
+    Example:
+
+    ```mlir
+    %r = pipe.recompute -> tensor<16x128xf32> {
+      %t = tosa.tanh %x : (tensor<16x128xf32>) -> tensor<16x128xf32>
+      pipe.yield %t : tensor<16x128xf32>
+    }
+    ```
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "(`->` type($results)^)? attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Pipe_YieldOp : Pipe_Op<"yield", [
+    Pure, Terminator, ReturnLike, HasParent<"RecomputeOp">]> {
+  let summary = "terminates a pipe.recompute body";
+  let description = [{
+    Returns the values of a `pipe.recompute` body to its results.
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
+#endif // PIPEWAVE_DIALECT_PIPE_IR_PIPEOPS_TD

@@ -1,0 +1,49 @@
+//===- PipeOps.cpp - Operations of the pipe dialect ------------------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Dialect/Pipe/IR/Pipe.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace pipewave::pipe;
+
+/// Checks the stage numbers and tag shared by pipe.send and pipe.recv.
+static LogicalResult verifyEndpoints(Operation *op, Payload payload,
+                                     int64_t from, int64_t to) {
+  if (from == to)
+    return op->emitOpError() << "sends stage " << from << " to itself";
+  if (payload == Payload::Activation && from > to)
+    return op->emitOpError() << "activations flow to later stages, but this "
+                                "one goes from stage "
+                             << from << " to stage " << to;
+  if (payload == Payload::Gradient && from < to)
+    return op->emitOpError() << "gradients flow to earlier stages, but this "
+                                "one goes from stage "
+                             << from << " to stage " << to;
+  return success();
+}
+
+LogicalResult SendOp::verify() {
+  return verifyEndpoints(*this, getPayload(), getFrom(), getTo());
+}
+
+LogicalResult RecvOp::verify() {
+  return verifyEndpoints(*this, getPayload(), getFrom(), getTo());
+}
+
+LogicalResult RecomputeOp::verify() {
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (yield.getOperandTypes() != getResultTypes())
+    return emitOpError() << "yields " << yield.getNumOperands()
+                         << " value(s) of types " << yield.getOperandTypes()
+                         << " but has result types " << getResultTypes();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "pipewave/Dialect/Pipe/IR/PipeOps.cpp.inc"

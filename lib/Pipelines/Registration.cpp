@@ -1,0 +1,21 @@
+//===- Registration.cpp - Registering pipewave dialects and passes ---------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Dialect/Pipe/Transforms/Passes.h"
+#include "pipewave/Dialect/Sched/Transforms/Passes.h"
+#include "pipewave/Pipelines/Pipelines.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+void pipewave::registerAllPasses() {
+  pipe::registerPipePasses();
+  sched::registerSchedPasses();
+  registerPipelines();
+}
+
+void pipewave::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<pipe::PipeDialect, sched::SchedDialect>();
+}
