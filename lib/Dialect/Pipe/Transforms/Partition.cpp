@@ -92,15 +92,19 @@ struct PipePartitionPass
     EntryOps ops = collectEntryOps(fn);
 
     StringRef how = strategy;
-    if (how == "auto")
-      how = ops.markers.empty() ? "balanced" : "manual";
+    if (how == "auto") {
+      bool allStaged = !ops.work.empty() && llvm::all_of(ops.work, [](Operation *op) {
+        return getStage(op) >= 0;
+      });
+      how = !ops.markers.empty() || allStaged ? "manual" : "balanced";
+    }
     LogicalResult result = failure();
     if (how == "manual")
       result = partitionManually(fn, ops);
     else if (how == "uniform" || how == "balanced")
       result = partitionByCost(fn, ops, how == "balanced");
     else
-      fn.emitError() << "pipe-partition: unknown strategy '" << strategy
+      fn.emitError() << "pipe-partition: unknown strategy '" << static_cast<std::string>(strategy)
                      << "'; expected auto, manual, uniform or balanced";
     if (failed(result))
       return signalPassFailure();
@@ -118,7 +122,7 @@ struct PipePartitionPass
       int64_t stages = ops.markers.size() + 1;
       if (numStages != 0 && numStages != stages)
         return fn.emitError()
-               << "pipe-partition: num-stages=" << numStages << " but the "
+               << "pipe-partition: num-stages=" << static_cast<int64_t>(numStages) << " but the "
                << ops.markers.size() << " pipe.split marker(s) make " << stages
                << " stages";
       int64_t stage = 0;
@@ -164,7 +168,7 @@ struct PipePartitionPass
       return fn.emitError() << "pipe-partition: the entry function has no "
                                "operations to partition";
     if (numStages != 0 && numStages != maxStage + 1)
-      return fn.emitError() << "pipe-partition: num-stages=" << numStages
+      return fn.emitError() << "pipe-partition: num-stages=" << static_cast<int64_t>(numStages)
                             << " but the pipe.stage attributes use "
                             << maxStage + 1 << " stages";
     llvm::SmallBitVector used(maxStage + 1);
@@ -181,17 +185,17 @@ struct PipePartitionPass
                                 bool balanced) {
     if (!ops.markers.empty())
       return ops.markers.front().emitError()
-             << "pipe-partition: strategy=" << strategy
+             << "pipe-partition: strategy=" << static_cast<std::string>(strategy)
              << " ignores pipe.split markers; use strategy=manual or remove "
                 "them";
     if (numStages < 1)
       return fn.emitError() << "pipe-partition: num-stages must be at least 1, "
                                "got "
-                            << numStages;
+                            << static_cast<int64_t>(numStages);
     int64_t count = ops.work.size();
     if (numStages > count)
       return fn.emitError() << "pipe-partition: cannot cut " << count
-                            << " operation(s) into " << numStages
+                            << " operation(s) into " << static_cast<int64_t>(numStages)
                             << " non-empty stages";
 
     std::vector<int> assignment;

@@ -47,7 +47,7 @@ LogicalResult checkBatch(func::FuncOp fn, int64_t microbatches) {
                                "into microbatches, got "
                             << fn.getArgumentTypes()[i];
     if (type.getDimSize(0) % microbatches != 0)
-      return fn.emitError() << "pipe-schedule: microbatches=" << microbatches
+      return fn.emitError() << "pipe-schedule: microbatches=" << static_cast<int64_t>(microbatches)
                             << " does not divide the batch size "
                             << type.getDimSize(0)
                             << " (dimension 0 of data input '"
@@ -89,7 +89,7 @@ struct PipeSchedulePass
     }
     if (microbatches < 1) {
       fn.emitError() << "pipe-schedule: microbatches must be at least 1, got "
-                     << microbatches;
+                     << static_cast<int64_t>(microbatches);
       return signalPassFailure();
     }
     if (failed(checkBatch(fn, microbatches)))
