@@ -1,0 +1,157 @@
+/*===- model.h - The contract between compiled code and the runtime -*- C -*-===*
+ *
+ * Part of the pipewave project.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * pipewave-compile emits, next to the native code of every stage, one
+ * constant `pw_model` describing the model, its stages and the schedule
+ * (per-rank action lists). The runtime (libpipewave_runtime) links with it
+ * and calls `pw_get_model()`. This header is plain C and depends on nothing
+ * else; the runtime has no MLIR dependency.
+ *
+ * Shapes. The model is written for the global batch. The compiler
+ * re-specialises every stage for one microbatch (dimension 0 of every data
+ * input divided by the number of microbatches); every shape below is the
+ * MICROBATCH shape except `pw_model.inputs`/`outputs`, which give the
+ * global-batch shape of the model's arguments and results.
+ *
+ * Buffers are contiguous, row-major, of the element type given. Stage
+ * functions never allocate what they return: the caller passes every result
+ * buffer, already allocated.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef PIPEWAVE_RUNTIME_MODEL_H
+#define PIPEWAVE_RUNTIME_MODEL_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PW_MODEL_ABI_VERSION 1
+
+/* Element types. */
+typedef enum pw_dtype {
+  PW_F32 = 0,
+  PW_F64 = 1,
+  PW_I32 = 2,
+  PW_I64 = 3,
+  PW_I8 = 4,
+  PW_BOOL = 5 /* one byte per element */
+} pw_dtype;
+
+/* A tensor: name (may be empty), element type, rank and shape. */
+typedef struct pw_tensor_info {
+  const char *name;
+  int32_t dtype;
+  int32_t rank;
+  const int64_t *shape;
+} pw_tensor_info;
+
+/* Where a stage argument comes from. */
+typedef enum pw_arg_source {
+  PW_FROM_DATA = 0,     /* model input `index` (a data input), the current
+                           microbatch's slice of it */
+  PW_FROM_PARAM = 1,    /* model input `index` (a parameter), whole */
+  PW_FROM_PREVIOUS = 2  /* result `index` of the previous stage, same
+                           microbatch (received or local) */
+} pw_arg_source;
+
+/* How a model output combines over microbatches (the last stage computes one
+ * value per microbatch). */
+typedef enum pw_output_combine {
+  PW_CONCAT_BATCH = 0, /* batch-carrying output: concatenated along the
+                          outermost dimension */
+  PW_SUM = 1           /* batch-reduced output (e.g. a loss written as a sum
+                          over the global batch times a constant): the
+                          microbatch values add up to the global value */
+} pw_output_combine;
+
+/* Forward of a stage on one microbatch: `args[i]` points at the buffer of
+ * argument i (layout of stages[s].args[i]), `results[j]` at the preallocated
+ * buffer of result j. */
+typedef void (*pw_stage_fn)(void *const *args, void *const *results);
+
+typedef struct pw_stage {
+  int32_t num_args;
+  const pw_tensor_info *args;      /* microbatch shapes */
+  const int32_t *arg_source;       /* pw_arg_source, one per argument */
+  const int32_t *arg_index;        /* see pw_arg_source */
+  int32_t num_results;
+  const pw_tensor_info *results;   /* microbatch shapes */
+  pw_stage_fn forward;
+  /* Backward: filled by the training issue; NULL for inference models.
+   * Signature to be fixed then. */
+  void *backward;
+} pw_stage;
+
+/* One action of a rank; mirrors the sched dialect. */
+typedef enum pw_action_kind {
+  PW_ACT_FORWARD = 0,
+  PW_ACT_BACKWARD = 1,
+  PW_ACT_BACKWARD_INPUT = 2,
+  PW_ACT_BACKWARD_WEIGHT = 3,
+  PW_ACT_SEND = 4,
+  PW_ACT_RECV = 5,
+  PW_ACT_ALLREDUCE = 6,
+  PW_ACT_OPTIMIZER = 7
+} pw_action_kind;
+
+typedef enum pw_payload { PW_ACTIVATION = 0, PW_GRADIENT = 1 } pw_payload;
+
+typedef struct pw_action {
+  int32_t kind;        /* pw_action_kind */
+  int32_t stage;
+  int32_t microbatch;  /* -1 for allreduce / optimizer */
+  int32_t payload;     /* send/recv: pw_payload */
+  int32_t peer;        /* send/recv: peer rank */
+  int64_t tag;         /* send/recv: message tag */
+  int32_t group_begin; /* allreduce: ranks are group_ranks[begin, begin+size) */
+  int32_t group_size;
+} pw_action;
+
+typedef struct pw_rank_program {
+  int32_t num_stages;
+  const int32_t *stages;     /* stages held, sorted */
+  int32_t num_actions;
+  const pw_action *actions;  /* in execution order */
+} pw_rank_program;
+
+typedef struct pw_model {
+  int32_t abi_version;       /* PW_MODEL_ABI_VERSION */
+  const char *name;          /* model file name, for messages */
+  const char *schedule;      /* "gpipe", "1f1b", ... */
+  int32_t num_stages;
+  int32_t num_microbatches;
+  int32_t num_ranks;
+  int32_t forward_only;      /* 1: inference step */
+
+  int32_t num_inputs;        /* arguments of the model's entry function */
+  const pw_tensor_info *inputs;    /* global-batch shapes */
+  const int32_t *input_is_param;   /* 1: parameter, 0: data input */
+
+  int32_t num_outputs;       /* results of the entry function = results of
+                                the last stage */
+  const pw_tensor_info *outputs;   /* global-batch shapes */
+  const int32_t *output_combine;   /* pw_output_combine, one per output */
+
+  const pw_stage *stages;          /* num_stages entries */
+  const pw_rank_program *ranks;    /* num_ranks entries */
+  const int32_t *group_ranks;      /* pool for allreduce groups */
+} pw_model;
+
+/* Provided by the compiled model. */
+const pw_model *pw_get_model(void);
+
+/* Provided by the runtime: parses the command line, runs the step(s), and
+ * returns the process exit code. The compiled binary's main() calls it. */
+int pw_runtime_main(int argc, char **argv, const pw_model *model);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PIPEWAVE_RUNTIME_MODEL_H */
