@@ -24,6 +24,9 @@ config.substitutions.append(
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# FileCheck, not, count and split-file come from LLVM's tools directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.pipewave_tools_dir, append_path=True)
 
 tool_dirs = [config.pipewave_tools_dir, config.llvm_tools_dir]
 tools = ["pipewave-opt"]
