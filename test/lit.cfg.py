@@ -9,13 +9,14 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "pipewave"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pipewave_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%pipewave_src", config.pipewave_src_root))
+config.substitutions.append(("%pipewave_obj", config.pipewave_obj_root))
 config.substitutions.append(
     ("%pipewave_plugin",
      os.path.join(config.pipewave_lib_dir, "PipewavePlugin.so")))

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the dependencies, builds pipewave and runs the whole test suite:
+# the lit suite (FileCheck and -verify-diagnostics tests of every pass and
+# tool) and then ctest (unit tests and end-to-end runs).
+# Usage: scripts/test.sh [BUILD_DIR]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+
+"$root/scripts/install-deps.sh" || exit 1
+"$root/scripts/build.sh" "$build" || exit 1
+
+echo "== lit suite =="
+/usr/lib/llvm-22/bin/lit -sv "$build/test"
+lit_status=$?
+
+echo "== unit and end-to-end tests (ctest) =="
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+ctest_status=$?
+
+if [ $lit_status -ne 0 ]; then
+  echo "pipewave: the lit suite failed (see above)" >&2
+fi
+[ $lit_status -eq 0 ] && [ $ctest_status -eq 0 ]
