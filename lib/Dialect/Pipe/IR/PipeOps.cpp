@@ -38,11 +38,19 @@ LogicalResult RecvOp::verify() {
 
 LogicalResult RecomputeOp::verify() {
   auto yield = cast<YieldOp>(getBody().front().getTerminator());
-  if (yield.getOperandTypes() != getResultTypes())
-    return emitOpError() << "yields " << yield.getNumOperands()
-                         << " value(s) of types " << yield.getOperandTypes()
-                         << " but has result types " << getResultTypes();
-  return success();
+  if (yield.getOperandTypes() == getResultTypes())
+    return success();
+  InFlightDiagnostic diag = emitOpError();
+  if (yield.getNumOperands() == 0)
+    diag << "yields no value";
+  else
+    diag << "yields " << yield.getNumOperands() << " value(s) of types "
+         << yield.getOperandTypes();
+  if (getNumResults() == 0)
+    diag << " but has no results";
+  else
+    diag << " but has result types " << getResultTypes();
+  return diag;
 }
 
 #define GET_OP_CLASSES

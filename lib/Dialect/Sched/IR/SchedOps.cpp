@@ -54,6 +54,12 @@ LogicalResult RankOp::verify() {
     if (i > 0 && stages[i - 1] >= stage)
       return emitOpError() << "stages must be sorted and unique";
   }
+  for (Operation &op : getBody().front())
+    if (!isa<ComputeOp, SendOp, RecvOp, AllReduceOp, OptimizerOp>(op))
+      return op.emitOpError()
+             << "is not allowed in a sched.rank; only the actions "
+                "sched.compute, sched.send, sched.recv, sched.allreduce and "
+                "sched.optimizer";
   return success();
 }
 
@@ -119,6 +125,12 @@ LogicalResult AllReduceOp::verify() {
   for (size_t i = 1; i < ranks.size(); ++i)
     if (ranks[i - 1] >= ranks[i])
       return emitOpError() << "ranks must be sorted and unique";
+  auto program = rank->getParentOfType<ProgramOp>();
+  int64_t numRanks = llvm::range_size(program.getBody().front());
+  for (int64_t member : ranks)
+    if (member < 0 || member >= numRanks)
+      return emitOpError() << "group member rank " << member
+                           << " is out of range 0.." << numRanks - 1;
   return success();
 }
 
