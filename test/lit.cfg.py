@@ -18,8 +18,11 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%pipewave_src", config.pipewave_src_root))
 config.substitutions.append(("%pipewave_obj", config.pipewave_obj_root))
 config.substitutions.append(
-    ("%pipewave_plugin",
-     os.path.join(config.pipewave_lib_dir, "PipewavePlugin.so")))
+    ("%pipewave_pass_plugin",
+     os.path.join(config.pipewave_lib_dir, "PipewavePassPlugin.so")))
+config.substitutions.append(
+    ("%pipewave_dialect_plugin",
+     os.path.join(config.pipewave_lib_dir, "PipewaveDialectPlugin.so")))
 config.substitutions.append(
     ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 
