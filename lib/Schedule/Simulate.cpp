@@ -18,7 +18,7 @@ public:
   TimingRun(const Program &program, const Costs &costs)
       : program(program), costs(costs), links(detail::linkProgram(program)),
         pc(program.ranks.size(), 0), clock(program.ranks.size(), 0),
-        inFlight(program.ranks.size()) {
+        inFlight(program.ranks.size()), stashed(program.ranks.size(), 0) {
     result.ranks.resize(program.ranks.size());
     tables.reserve(program.ranks.size());
     for (size_t r = 0; r < program.ranks.size(); ++r) {
@@ -106,13 +106,18 @@ private:
     if (program.forwardOnly)
       return;
     int &count = inFlight[rank][action.stage];
+    int &total = stashed[rank];
+    RankTiming &timing = result.ranks[rank];
     if (action.kind == ActionKind::Forward) {
       ++count;
-      int &peak = result.ranks[rank].peakInFlight[action.stage];
+      ++total;
+      int &peak = timing.peakInFlight[action.stage];
       peak = std::max(peak, count);
+      timing.peakStash = std::max(timing.peakStash, total);
     } else if (action.kind == ActionKind::Backward ||
                action.kind == ActionKind::BackwardWeight) {
       --count;
+      --total;
     }
   }
 
@@ -192,6 +197,8 @@ private:
   std::vector<double> clock;
   /// [rank][stage]: microbatches currently stashed.
   std::vector<std::map<int, int>> inFlight;
+  /// [rank]: microbatches currently stashed, summed over the rank's stages.
+  std::vector<int> stashed;
   std::vector<int> worklist;
   SimResult result;
 };

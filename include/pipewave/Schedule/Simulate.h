@@ -47,6 +47,10 @@ struct RankTiming {
   /// backward (B, or W when split) is not: the activations stashed at once.
   /// Always 0 for forward-only programs, which stash nothing.
   std::map<int, int> peakInFlight;
+  /// Maximum, over time, of the activations stashed on the rank summed over
+  /// its stages (equal to the single entry of peakInFlight when the rank
+  /// holds one stage). 0 for forward-only programs.
+  int peakStash = 0;
   /// One slice per action, in list order. A Send's slice is the instant its
   /// data is ready (the end of its producer); a Recv's slice spans its wait.
   std::vector<Slice> slices;
