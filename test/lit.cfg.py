@@ -26,6 +26,20 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 
+# mlir-runner and its support libraries, for the executed gradient checks
+# (test/GradCheck). The utils substitutions come first: lit substitutes in
+# order and `%mlir_runner` is a prefix of them.
+llvm_lib_dir = getattr(config, "llvm_lib_dir", "") or os.path.join(
+    os.path.dirname(config.llvm_tools_dir), "lib")
+mlir_runner = os.path.join(config.llvm_tools_dir, "mlir-runner")
+runner_utils = os.path.join(llvm_lib_dir, "libmlir_runner_utils.so")
+c_runner_utils = os.path.join(llvm_lib_dir, "libmlir_c_runner_utils.so")
+config.substitutions.append(("%mlir_c_runner_utils", c_runner_utils))
+config.substitutions.append(("%mlir_runner_utils", runner_utils))
+config.substitutions.append(("%mlir_runner", mlir_runner))
+if all(os.path.exists(p) for p in (mlir_runner, runner_utils, c_runner_utils)):
+    config.available_features.add("mlir-runner")
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 # FileCheck, not, count and split-file come from LLVM's tools directory.

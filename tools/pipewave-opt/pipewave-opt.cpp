@@ -16,9 +16,19 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#ifdef PIPEWAVE_INCLUDE_TESTS
+namespace pipewave::test {
+void registerTestPasses();
+} // namespace pipewave::test
+#endif
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   pipewave::registerAllPasses();
+#ifdef PIPEWAVE_INCLUDE_TESTS
+  // Test-only passes (test/lib), when the test suite is built.
+  pipewave::test::registerTestPasses();
+#endif
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -8,6 +8,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace pipewave::pipe;
@@ -20,6 +22,70 @@ void PipeDialect::initialize() {
 #define GET_OP_LIST
 #include "pipewave/Dialect/Pipe/IR/PipeOps.cpp.inc"
       >();
+}
+
+/// Checks that `op` is a stage function (a function with `pipe.stage`).
+static LogicalResult verifyOnStageFunction(Operation *op, NamedAttribute attr) {
+  if (!isa<FunctionOpInterface>(op) ||
+      !op->hasAttr(PipeDialect::getStageAttrName()))
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be on a stage function (a function "
+                              "with '"
+                           << PipeDialect::getStageAttrName() << "')";
+  return success();
+}
+
+/// `pipe.fwd`, `pipe.bwd`, `pipe.bwd_input`, `pipe.bwd_weight`: a symbol
+/// naming a function next to the stage function.
+static LogicalResult verifyDerivativeLink(Operation *op, NamedAttribute attr) {
+  if (failed(verifyOnStageFunction(op, attr)))
+    return failure();
+  auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue());
+  if (!ref)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be a flat symbol reference";
+  if (Operation *table = op->getParentOp()) {
+    if (table->hasTrait<OpTrait::SymbolTable>()) {
+      Operation *target = SymbolTable::lookupSymbolIn(table, ref.getAttr());
+      if (!target || !isa<FunctionOpInterface>(target))
+        return op->emitError() << "'" << attr.getName().getValue()
+                               << "' refers to " << ref
+                               << ", which is not a function of the module";
+    }
+  }
+  if (attr.getName() != PipeDialect::getFwdAttrName() &&
+      !op->hasAttr(PipeDialect::getFwdAttrName()))
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' requires '" << PipeDialect::getFwdAttrName()
+                           << "'";
+  StringRef input = PipeDialect::getBwdInputAttrName();
+  StringRef weight = PipeDialect::getBwdWeightAttrName();
+  if (attr.getName() == input && !op->hasAttr(weight))
+    return op->emitError() << "'" << input << "' requires '" << weight << "'";
+  if (attr.getName() == weight && !op->hasAttr(input))
+    return op->emitError() << "'" << weight << "' requires '" << input << "'";
+  return success();
+}
+
+/// `pipe.grad_args`: ascending argument indices of the stage function.
+static LogicalResult verifyGradArgs(Operation *op, NamedAttribute attr) {
+  if (failed(verifyOnStageFunction(op, attr)))
+    return failure();
+  auto indices = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  if (!indices)
+    return op->emitError() << "'" << PipeDialect::getGradArgsAttrName()
+                           << "' must be an array<i64: ...> of argument "
+                              "indices";
+  int64_t numArgs = cast<FunctionOpInterface>(op).getNumArguments();
+  int64_t previous = -1;
+  for (int64_t index : indices.asArrayRef()) {
+    if (index <= previous || index >= numArgs)
+      return op->emitError() << "'" << PipeDialect::getGradArgsAttrName()
+                             << "' must list argument indices in [0, "
+                             << numArgs << ") in ascending order";
+    previous = index;
+  }
+  return success();
 }
 
 LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
@@ -35,6 +101,13 @@ LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
                              << stage.getInt();
     return success();
   }
+  if (attr.getName() == getFwdAttrName() ||
+      attr.getName() == getBwdAttrName() ||
+      attr.getName() == getBwdInputAttrName() ||
+      attr.getName() == getBwdWeightAttrName())
+    return verifyDerivativeLink(op, attr);
+  if (attr.getName() == getGradArgsAttrName())
+    return verifyGradArgs(op, attr);
   if (attr.getName() == getParamAttrName() ||
       attr.getName() == getNameAttrName())
     return op->emitError() << "'" << attr.getName().getValue()

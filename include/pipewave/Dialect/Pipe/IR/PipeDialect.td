@@ -27,6 +27,13 @@ def Pipe_Dialect : Dialect {
       is a trainable parameter owned by the runtime across steps.
     * `pipe.name = "..."` on an argument of the entry function: its name,
       used by `--data NAME=FILE.npy`, safetensors files and checkpoints.
+    * `pipe.fwd = @f`, `pipe.bwd = @b` on a stage function: its forward
+      (results, then the stash) and backward functions, written by
+      `pipe-autodiff`; `pipe.bwd_input = @i` and `pipe.bwd_weight = @w`
+      (always together) name the two halves of the backward that
+      zero-bubble schedules run apart. Each names a function of the module.
+    * `pipe.grad_args = array<i64: ...>` on a stage function: the indices
+      (ascending) of its arguments that get a gradient from the backward.
 
     An example of a model cut by hand into two stages:
 
@@ -48,6 +55,13 @@ def Pipe_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getParamAttrName() { return "pipe.param"; }
     /// Name of the string argument attribute naming entry arguments.
     static constexpr ::llvm::StringLiteral getNameAttrName() { return "pipe.name"; }
+    /// Names of the attributes linking a stage function to the functions
+    /// `pipe-autodiff` generates, and listing its differentiated arguments.
+    static constexpr ::llvm::StringLiteral getFwdAttrName() { return "pipe.fwd"; }
+    static constexpr ::llvm::StringLiteral getBwdAttrName() { return "pipe.bwd"; }
+    static constexpr ::llvm::StringLiteral getBwdInputAttrName() { return "pipe.bwd_input"; }
+    static constexpr ::llvm::StringLiteral getBwdWeightAttrName() { return "pipe.bwd_weight"; }
+    static constexpr ::llvm::StringLiteral getGradArgsAttrName() { return "pipe.grad_args"; }
   }];
 }
 

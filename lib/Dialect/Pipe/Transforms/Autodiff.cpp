@@ -1,0 +1,293 @@
+//===- Autodiff.cpp - pipe-autodiff: forward and backward of each stage ---===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// For every stage function @S (a func.func with pipe.stage) this pass adds
+// the functions the training runtime calls, with this calling convention
+// (also in the pass description, Passes.td):
+//
+//   @S_fwd(args...) -> (results..., stash...)
+//   @S_bwd(args..., stash..., d_results...) -> (d_grad_args...)
+//   split=true:
+//   @S_bwd_input(args..., stash..., d_results...)
+//       -> (d_grad_args that are not parameters..., wstash...)
+//   @S_bwd_weight(wstash...) -> (d_grad_args that are parameters...)
+//
+// `args` are all arguments of @S in order; `stash` is what @S_fwd returns
+// after the results of @S; `d_results` has one cotangent per floating-point
+// result of @S (the caller seeds d_loss = 1 for the last stage);
+// `grad_args` (recorded as `pipe.grad_args` on @S) are the floating-point
+// arguments that are parameters (`pipe.param`) or activations from the
+// previous stage (neither `pipe.param` nor `pipe.name`), ascending. The
+// gradients are those of one microbatch; accumulating them over the
+// microbatches is the runtime's job.
+//
+// The backward itself is built by AutodiffReverse.cpp with the rules of
+// GradientRules/. The split is a slice of the full backward: bwd_input keeps
+// the operations the non-parameter gradients depend on; bwd_weight the other
+// operations the parameter gradients depend on, and the values it reads from
+// bwd_input (or from bwd_input's arguments) are the weight stash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Analysis/CostModel.h"
+#include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
+#include "pipewave/Dialect/Pipe/Transforms/Passes.h"
+#include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace pipewave::pipe {
+#define GEN_PASS_DEF_PIPEAUTODIFF
+#include "pipewave/Dialect/Pipe/Transforms/Passes.h.inc"
+} // namespace pipewave::pipe
+
+using namespace mlir;
+using namespace pipewave;
+using namespace pipewave::pipe;
+using namespace pipewave::pipe::autodiff;
+
+namespace {
+
+bool isConstant(Operation *op) {
+  return op && (isFreeConstant(op) || op->hasTrait<OpTrait::ConstantLike>());
+}
+
+/// Arguments of `stage` that get a gradient: floating-point tensors that
+/// are parameters or activations from the previous stage.
+SmallVector<unsigned> differentiableArgs(func::FuncOp stage) {
+  SmallVector<unsigned> args;
+  for (unsigned i = 0; i < stage.getNumArguments(); ++i) {
+    if (!isFloatTensor(stage.getArgumentTypes()[i]))
+      continue;
+    bool param =
+        stage.getArgAttr(i, PipeDialect::getParamAttrName()) != nullptr;
+    bool named = stage.getArgAttr(i, PipeDialect::getNameAttrName()) != nullptr;
+    if (param || !named)
+      args.push_back(i);
+  }
+  return args;
+}
+
+void eraseDeadOps(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
+/// Moves the bodies of the `pipe.recompute` ops in `fn` in place.
+void inlineRecompute(func::FuncOp fn) {
+  SmallVector<RecomputeOp> regions;
+  fn.walk([&](RecomputeOp op) { regions.push_back(op); });
+  for (RecomputeOp op : regions) {
+    Block &body = op.getBody().front();
+    Operation *yield = body.getTerminator();
+    op->getBlock()->getOperations().splice(Block::iterator(op),
+                                           body.getOperations(), body.begin(),
+                                           Block::iterator(yield));
+    op->replaceAllUsesWith(yield->getOperands());
+    op.erase();
+  }
+}
+
+/// Creates `@name` after `after`: a copy of `stage` that also returns
+/// `stash`.
+FailureOr<func::FuncOp> buildForward(func::FuncOp stage, ArrayRef<Value> stash,
+                                     StringRef name, Operation *after,
+                                     SymbolTable &symbols) {
+  IRMapping mapping;
+  auto fwd = cast<func::FuncOp>(stage->clone(mapping));
+  fwd.setSymName(name);
+  fwd->removeAttr(PipeDialect::getStageAttrName());
+  OpBuilder builder(stage.getContext());
+  builder.setInsertionPointAfter(after);
+  builder.insert(fwd);
+  symbols.insert(fwd);
+  auto ret = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
+  for (Value value : stash) {
+    if (failed(fwd.insertResult(fwd.getNumResults(), value.getType(),
+                                DictionaryAttr())))
+      return failure();
+    ret->insertOperands(ret->getNumOperands(), mapping.lookup(value));
+  }
+  inlineRecompute(fwd);
+  return fwd;
+}
+
+/// Creates `@name(argTypes) -> (results)` after `after` from the operations
+/// of `from` in `keep` (constants are copied where used): `inputs[i]` of
+/// `from` becomes argument i.
+func::FuncOp buildSlice(Block &from, ArrayRef<Value> inputs,
+                        const DenseSet<Operation *> &keep,
+                        ArrayRef<Value> results, StringRef name,
+                        Operation *after, Location loc, SymbolTable &symbols) {
+  SmallVector<Type> argTypes, resultTypes;
+  for (Value v : inputs)
+    argTypes.push_back(v.getType());
+  for (Value v : results)
+    resultTypes.push_back(v.getType());
+  OpBuilder builder(after->getContext());
+  builder.setInsertionPointAfter(after);
+  auto fn = func::FuncOp::create(
+      builder, loc, name, builder.getFunctionType(argTypes, resultTypes));
+  fn.setPrivate();
+  symbols.insert(fn);
+  Block *entry = fn.addEntryBlock();
+  IRMapping mapping;
+  for (auto [input, arg] : llvm::zip_equal(inputs, entry->getArguments()))
+    mapping.map(input, arg);
+  builder.setInsertionPointToEnd(entry);
+  for (Operation &op : from.without_terminator())
+    if (keep.contains(&op) || isConstant(&op))
+      builder.clone(op, mapping);
+  SmallVector<Value> mapped;
+  for (Value v : results)
+    mapped.push_back(mapping.lookup(v));
+  func::ReturnOp::create(builder, loc, mapped);
+  eraseDeadOps(*entry);
+  return fn;
+}
+
+/// The operations of `block` that `roots` depend on, constants excluded.
+DenseSet<Operation *> backwardSlice(ArrayRef<Value> roots) {
+  DenseSet<Operation *> slice;
+  SmallVector<Value> work(roots.begin(), roots.end());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || isConstant(def) || !slice.insert(def).second)
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  return slice;
+}
+
+/// Splits `bwd` into `@<stage>_bwd_input` and `@<stage>_bwd_weight`.
+std::pair<func::FuncOp, func::FuncOp> buildSplit(func::FuncOp stage,
+                                                 func::FuncOp bwd,
+                                                 ArrayRef<unsigned> gradArgs,
+                                                 SymbolTable &symbols) {
+  Block &body = bwd.getBody().front();
+  Operation *ret = body.getTerminator();
+  SmallVector<Value> inputGrads, weightGrads;
+  for (auto [k, arg] : llvm::enumerate(gradArgs))
+    (isParam(stage, arg) ? weightGrads : inputGrads)
+        .push_back(ret->getOperand(k));
+
+  DenseSet<Operation *> inputOps = backwardSlice(inputGrads);
+  DenseSet<Operation *> weightOps;
+  for (Operation *op : backwardSlice(weightGrads))
+    if (!inputOps.contains(op))
+      weightOps.insert(op);
+
+  // Values bwd_weight reads that it does not compute.
+  llvm::SetVector<Value> wstash;
+  auto read = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (def && (weightOps.contains(def) || isConstant(def)))
+      return;
+    wstash.insert(v);
+  };
+  for (Operation &op : body.without_terminator())
+    if (weightOps.contains(&op))
+      llvm::for_each(op.getOperands(), read);
+  llvm::for_each(weightGrads, read);
+
+  std::string base = stage.getSymName().str();
+  SmallVector<Value> inputResults(inputGrads);
+  llvm::append_range(inputResults, wstash);
+  SmallVector<Value> bwdArgs(body.getArguments());
+  func::FuncOp input =
+      buildSlice(body, bwdArgs, inputOps, inputResults, base + "_bwd_input",
+                 bwd, bwd.getLoc(), symbols);
+  for (unsigned i = 0; i < stage.getNumArguments(); ++i)
+    if (DictionaryAttr attrs = stage.getArgAttrDict(i))
+      input.setArgAttrs(i, attrs);
+  func::FuncOp weight =
+      buildSlice(body, wstash.getArrayRef(), weightOps, weightGrads,
+                 base + "_bwd_weight", input, bwd.getLoc(), symbols);
+  return {input, weight};
+}
+
+struct PipeAutodiffPass
+    : public pipe::impl::PipeAutodiffBase<PipeAutodiffPass> {
+  using PipeAutodiffBase::PipeAutodiffBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const GradientRuleTable &rules = GradientRuleTable::getDefault();
+    SmallVector<func::FuncOp> stages;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (fn->hasAttr(PipeDialect::getStageAttrName()))
+        stages.push_back(fn);
+
+    // Check every stage before changing anything.
+    bool ok = true;
+    for (func::FuncOp stage : stages) {
+      if (stage->hasAttr(PipeDialect::getFwdAttrName())) {
+        stage.emitError() << "pipe-autodiff: stage function already has '"
+                          << PipeDialect::getFwdAttrName()
+                          << "'; it was differentiated before";
+        ok = false;
+        continue;
+      }
+      if (failed(verifyDifferentiable(stage, differentiableArgs(stage), rules)))
+        ok = false;
+    }
+    if (!ok)
+      return signalPassFailure();
+
+    SymbolTable symbols(module);
+    for (func::FuncOp stage : stages)
+      if (failed(differentiate(stage, rules, symbols)))
+        return signalPassFailure();
+  }
+
+  LogicalResult differentiate(func::FuncOp stage,
+                              const GradientRuleTable &rules,
+                              SymbolTable &symbols) {
+    SmallVector<unsigned> gradArgs = differentiableArgs(stage);
+    std::string base = stage.getSymName().str();
+    FailureOr<BackwardFunction> bwd =
+        buildBackward(stage, gradArgs, base + "_bwd", rules, symbols);
+    if (failed(bwd))
+      return failure();
+    {
+      // Rules recompute the same small values (constants are pooled
+      // already); merge them before splitting.
+      IRRewriter rewriter(stage.getContext());
+      DominanceInfo dominance(bwd->func);
+      eliminateCommonSubExpressions(rewriter, dominance, bwd->func);
+    }
+    FailureOr<func::FuncOp> fwd =
+        buildForward(stage, bwd->stash, base + "_fwd", stage, symbols);
+    if (failed(fwd))
+      return failure();
+
+    MLIRContext *ctx = stage.getContext();
+    stage->setAttr(PipeDialect::getFwdAttrName(),
+                   FlatSymbolRefAttr::get(ctx, fwd->getSymName()));
+    stage->setAttr(PipeDialect::getBwdAttrName(),
+                   FlatSymbolRefAttr::get(ctx, bwd->func.getSymName()));
+    if (split) {
+      auto [input, weight] = buildSplit(stage, bwd->func, gradArgs, symbols);
+      stage->setAttr(PipeDialect::getBwdInputAttrName(),
+                     FlatSymbolRefAttr::get(ctx, input.getSymName()));
+      stage->setAttr(PipeDialect::getBwdWeightAttrName(),
+                     FlatSymbolRefAttr::get(ctx, weight.getSymName()));
+    }
+    SmallVector<int64_t> indices(gradArgs.begin(), gradArgs.end());
+    stage->setAttr(PipeDialect::getGradArgsAttrName(),
+                   DenseI64ArrayAttr::get(ctx, indices));
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,17 @@
+// Gradient check of tosa.cast from f32 to f64: the backward casts the cotangent
+// back to f32. The f32 input is perturbed in f32 (the quotient uses the rounded
+// step).
+//
+// Central differences in f64 with the default step (1e-6) and tolerance
+// (1e-6) of test-pipe-gradcheck.
+// RUN: pipewave-opt %s --pipe-autodiff --test-pipe-gradcheck | %gradcheck_run | FileCheck %s
+
+// CHECK: f arg 0 (6 of 6 elements) max error:
+// CHECK: PASS
+
+func.func private @f(%x: tensor<2x3xf32>) -> tensor<2x3xf64>
+    attributes {pipe.stage = 0 : i64} {
+  %0 = tosa.cast %x : (tensor<2x3xf32>) -> tensor<2x3xf64>
+  %1 = tosa.tanh %0 : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %1 : tensor<2x3xf64>
+}
