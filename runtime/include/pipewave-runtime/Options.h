@@ -1,0 +1,51 @@
+//===- Options.h - Command line of a compiled model -------------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+// The options pw_runtime_main accepts; see usage() and docs/runtime.md.
+// Both "--opt VALUE" and "--opt=VALUE" work.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_RUNTIME_OPTIONS_H
+#define PIPEWAVE_RUNTIME_OPTIONS_H
+
+#include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/model.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pipewave::runtime {
+
+struct Options {
+  /// --data NAME=FILE.npy, in order.
+  std::vector<std::pair<std::string, std::string>> data;
+  /// --expect NAME=FILE.npy: compare output NAME with the file.
+  std::vector<std::pair<std::string, std::string>> expect;
+  std::string outDir;
+  std::string initFile;
+  std::string traceFile;
+  uint64_t seed = 0;
+  int steps = 1;
+  double timeout = kDefaultTimeoutSeconds;
+  /// --tolerance: |out - expected| <= tolerance * max(1, |expected|).
+  double tolerance = 1e-5;
+  /// --spare-slots: extra slots of sending/receiving pools.
+  int spareSlots = 1;
+  bool help = false;
+  bool printRanks = false;
+  bool printPlan = false;
+};
+
+/// Parses argv[1..argc). Throws Error (ExitUsage) on a bad command line.
+Options parseOptions(int argc, char **argv);
+
+/// The --help text for `model` (lists its data inputs and outputs).
+std::string usage(const char *program, const pw_model &model);
+
+} // namespace pipewave::runtime
+
+#endif // PIPEWAVE_RUNTIME_OPTIONS_H

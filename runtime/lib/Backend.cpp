@@ -1,0 +1,104 @@
+//===- Backend.cpp - Backend base: memory, clock, watchdog ----------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/Tensor.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sched.h>
+#include <time.h>
+
+namespace pipewave::runtime {
+
+Backend::~Backend() = default;
+
+void *Backend::allocate(size_t bytes) {
+  if (bytes == 0)
+    return nullptr;
+  void *ptr = std::aligned_alloc(kBufferAlignment, alignUp(bytes));
+  if (!ptr)
+    throw Error("out of memory allocating " + std::to_string(bytes) +
+                " bytes");
+  std::memset(ptr, 0, alignUp(bytes));
+  return ptr;
+}
+
+void Backend::deallocate(void *ptr) { std::free(ptr); }
+
+double Backend::now() const {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void Backend::wait(RequestId request, const std::string &what) {
+  if (request == kNoRequest || test(request))
+    return;
+  double start = now();
+  for (unsigned spins = 1;; ++spins) {
+    if (test(request))
+      return;
+    // Spin briefly, then yield (ranks may share cores), then sleep a little.
+    if (spins > 64) {
+      if (spins < 2048) {
+        sched_yield();
+      } else {
+        struct timespec pause = {0, 50 * 1000};
+        nanosleep(&pause, nullptr);
+      }
+    }
+    if (timeoutSeconds > 0 && (spins & 15) == 0 &&
+        now() - start > timeoutSeconds) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%g", timeoutSeconds);
+      throw Error(std::string("timed out after ") + seconds +
+                  " s waiting for '" + what +
+                  "' (a peer died or hangs; raise --timeout if a stage "
+                  "legitimately takes longer, 0 disables)");
+    }
+  }
+}
+
+void Backend::allreduceSum(float *data, size_t count,
+                           const std::vector<int> &group,
+                           const std::string &what) {
+  wait(iallreduce(data, count, PW_F32, ReduceOp::Sum, group), what);
+}
+
+void Backend::barrier(const std::string &what) { wait(ibarrier(), what); }
+
+bool Backend::agree(bool ok) {
+  int32_t value = ok ? 1 : 0;
+  wait(iallreduce(&value, 1, PW_I32, ReduceOp::Min, {}),
+       "the other ranks to finish checking their inputs");
+  return value == 1;
+}
+
+bool startedByLauncher() {
+  static const char *const kVariables[] = {
+      "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
+      "MPI_LOCALNRANKS", "MV2_COMM_WORLD_SIZE"};
+  for (const char *name : kVariables)
+    if (std::getenv(name))
+      return true;
+  return false;
+}
+
+#ifndef PW_HAVE_MPI
+bool haveMpiBackend() { return false; }
+
+std::unique_ptr<Backend> createMpiBackend(int *, char ***) {
+  throw Error("this runtime was built without MPI; only single-rank models "
+              "can run");
+}
+#endif
+
+} // namespace pipewave::runtime

@@ -1,0 +1,168 @@
+//===- Options.cpp - Command line of a compiled model ---------------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave-runtime/Options.h"
+#include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/ModelCheck.h"
+#include "pipewave-runtime/Tensor.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace pipewave::runtime {
+
+namespace {
+
+std::pair<std::string, std::string> splitAssignment(const std::string &option,
+                                                    const std::string &value) {
+  size_t eq = value.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+    usageError(option + " expects NAME=FILE, got '" + value + "'");
+  return {value.substr(0, eq), value.substr(eq + 1)};
+}
+
+long long parseInteger(const std::string &option, const std::string &value,
+                       long long min) {
+  errno = 0;
+  char *end = nullptr;
+  long long parsed = std::strtoll(value.c_str(), &end, 10);
+  if (value.empty() || *end || errno || parsed < min)
+    usageError(option + " expects an integer >= " + std::to_string(min) +
+               ", got '" + value + "'");
+  return parsed;
+}
+
+double parseNumber(const std::string &option, const std::string &value) {
+  errno = 0;
+  char *end = nullptr;
+  double parsed = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end || errno || !std::isfinite(parsed) || parsed < 0)
+    usageError(option + " expects a non-negative number, got '" + value + "'");
+  return parsed;
+}
+
+} // namespace
+
+Options parseOptions(int argc, char **argv) {
+  Options options;
+  static const char *const kValued[] = {
+      "--data",  "--expect",  "--out",       "--init",       "--trace",
+      "--seed",  "--steps",   "--timeout",   "--tolerance",  "--spare-slots"};
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string name = arg, value;
+    bool hasValue = false;
+    if (arg.rfind("--", 0) == 0) {
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        name = arg.substr(0, eq);
+        value = arg.substr(eq + 1);
+        hasValue = true;
+      }
+    }
+    if (name == "--help" || name == "-h") {
+      options.help = true;
+      continue;
+    }
+    if (name == "--print-ranks") {
+      options.printRanks = true;
+      continue;
+    }
+    if (name == "--print-plan") {
+      options.printPlan = true;
+      continue;
+    }
+    bool valued = false;
+    for (const char *known : kValued)
+      valued |= name == known;
+    if (!valued) {
+      if (arg.rfind("-", 0) == 0)
+        usageError("unknown option '" + arg + "'");
+      usageError("unexpected argument '" + arg + "'");
+    }
+    if (!hasValue) {
+      if (i + 1 >= argc)
+        usageError(name + " needs a value");
+      value = argv[++i];
+    }
+    if (name == "--data")
+      options.data.push_back(splitAssignment(name, value));
+    else if (name == "--expect")
+      options.expect.push_back(splitAssignment(name, value));
+    else if (name == "--out")
+      options.outDir = value;
+    else if (name == "--init")
+      options.initFile = value;
+    else if (name == "--trace")
+      options.traceFile = value;
+    else if (name == "--seed")
+      options.seed = static_cast<uint64_t>(parseInteger(name, value, 0));
+    else if (name == "--steps")
+      options.steps = static_cast<int>(parseInteger(name, value, 1));
+    else if (name == "--timeout")
+      options.timeout = parseNumber(name, value);
+    else if (name == "--tolerance")
+      options.tolerance = parseNumber(name, value);
+    else if (name == "--spare-slots")
+      options.spareSlots = static_cast<int>(parseInteger(name, value, 0));
+  }
+  return options;
+}
+
+std::string usage(const char *program, const pw_model &model) {
+  std::string text = std::string("usage: ") + program +
+                     " [options]\n"
+                     "  (run it on " +
+                     std::to_string(model.num_ranks) + " rank" +
+                     (model.num_ranks == 1 ? "" : "s") + ": pipewave-run -n " +
+                     std::to_string(model.num_ranks) + " " + program +
+                     " ...)\n\n";
+  text += std::string("model '") + (model.name ? model.name : "") + "': " +
+          std::to_string(model.num_stages) + " stages, " +
+          std::to_string(model.num_microbatches) + " microbatches, schedule " +
+          (model.schedule ? model.schedule : "?") +
+          (model.forward_only ? " (forward only)" : "") + "\n";
+  std::string data, params;
+  for (int i = 0; i < model.num_inputs; ++i) {
+    std::string line = "    " + inputName(model, i) + ": " +
+                       dtypeName(model.inputs[i].dtype) + " " +
+                       shapeString(shapeOf(model.inputs[i])) + "\n";
+    (model.input_is_param[i] ? params : data) += line;
+  }
+  text += "  data inputs (--data NAME=FILE.npy, all required):\n" +
+          (data.empty() ? "    (none)\n" : data);
+  text += "  parameters (--init FILE.safetensors):\n" +
+          (params.empty() ? "    (none)\n" : params);
+  text += "  outputs:\n";
+  for (int o = 0; o < model.num_outputs; ++o)
+    text += "    " + outputName(model, o) + ": " +
+            dtypeName(model.outputs[o].dtype) + " " +
+            shapeString(shapeOf(model.outputs[o])) + "\n";
+  text +=
+      "\noptions:\n"
+      "  --data NAME=FILE.npy    data input NAME (batch on dimension 0)\n"
+      "  --init FILE.safetensors parameter values, matched by name\n"
+      "  --seed N                seed of the default parameter values "
+      "(default 0)\n"
+      "  --steps K               run K steps (default 1) and report timing\n"
+      "  --out DIR               write every output to DIR/NAME.npy\n"
+      "  --expect NAME=FILE.npy  compare output NAME with FILE; exit 1 on a "
+      "mismatch\n"
+      "  --tolerance T           --expect passes when |out - expected| <= "
+      "T * max(1, |expected|) (default 1e-5)\n"
+      "  --trace FILE            write a Chrome/Perfetto trace of all ranks\n"
+      "  --timeout SECONDS       give up a wait after SECONDS without "
+      "progress (default 20; 0 = never)\n"
+      "  --spare-slots N         extra buffer slots for sending and receiving "
+      "(default 1)\n"
+      "  --print-ranks           print the number of ranks and exit\n"
+      "  --print-plan            print every rank's buffer plan and exit\n"
+      "  --help                  this text\n";
+  return text;
+}
+
+} // namespace pipewave::runtime

@@ -1,0 +1,215 @@
+//===- PlanTest.cpp - Tests of buffer slots and early receives ------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave-runtime/ModelCheck.h"
+#include "pipewave-runtime/Plan.h"
+
+#include "TestModel.h"
+#include "TestUtil.h"
+#include "pipewave/Schedule/Verify.h"
+
+#include <algorithm>
+
+using namespace pipewave::runtime;
+using namespace pipewave::runtime::test;
+
+namespace {
+
+const PoolPlan *findPool(const RankPlan &plan, int payload, int stage,
+                         bool received) {
+  for (const PoolPlan &pool : plan.pools)
+    if (pool.payload == payload && pool.stage == stage &&
+        pool.received == received)
+      return &pool;
+  return nullptr;
+}
+
+/// Index of the action before which receive `recv` is posted, or -1.
+int postedBefore(const RankPlan &plan, int recv) {
+  for (size_t i = 0; i < plan.actions.size(); ++i) {
+    const auto &posts = plan.actions[i].postBefore;
+    if (std::find(posts.begin(), posts.end(), recv) != posts.end())
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+/// Every receive is posted exactly once, no later than its own position.
+void expectReceivesPostedInTime(const pw_model &model, const RankPlan &plan) {
+  const pw_rank_program &program = model.ranks[plan.rank];
+  int posted = 0;
+  for (const ActionPlan &action : plan.actions)
+    posted += static_cast<int>(action.postBefore.size());
+  int receives = 0;
+  for (int i = 0; i < program.num_actions; ++i) {
+    if (program.actions[i].kind != PW_ACT_RECV)
+      continue;
+    ++receives;
+    int at = postedBefore(plan, i);
+    EXPECT_GE(at, 0) << "rank " << plan.rank << " recv #" << i;
+    EXPECT_LE(at, i) << "rank " << plan.rank << " recv #" << i;
+  }
+  EXPECT_EQ(posted, receives);
+}
+
+ModelConfig config(int stages, int microbatches, const std::string &schedule,
+                   bool training = false) {
+  ModelConfig c;
+  c.stages = c.ranks = stages;
+  c.microbatches = microbatches;
+  c.batch = 2 * microbatches;
+  c.schedule = schedule;
+  c.training = training;
+  return c;
+}
+
+} // namespace
+
+TEST(PlanTest, GPipeForwardUsesDoubleBufferedMessages) {
+  ArithmeticModel model(config(4, 8, "gpipe"));
+  ASSERT_NO_THROW(validateModel(*model.get()));
+  for (int rank = 0; rank < 4; ++rank) {
+    RankPlan plan = planRank(*model.get(), rank);
+    expectReceivesPostedInTime(*model.get(), plan);
+    const PoolPlan *local = findPool(plan, PW_ACTIVATION, rank, false);
+    ASSERT_NE(local, nullptr);
+    EXPECT_EQ(local->buffers, 8);
+    EXPECT_EQ(local->peak, 1);
+    // Sent buffers get a spare slot; the last stage's results do not.
+    EXPECT_EQ(local->slots, rank < 3 ? 2 : 1);
+    // y [2, 8] f32 at 0, c [2] i32 at 64 (+ total at 128 on the last stage).
+    EXPECT_EQ(local->offsets[1], 64u);
+    EXPECT_EQ(local->bytes, rank < 3 ? 128u : 192u);
+    const PoolPlan *received = findPool(plan, PW_ACTIVATION, rank - 1, true);
+    if (rank == 0) {
+      EXPECT_EQ(received, nullptr);
+      continue;
+    }
+    ASSERT_NE(received, nullptr);
+    EXPECT_EQ(received->peak, 1);
+    EXPECT_EQ(received->slots, 2);
+    // Two receive slots: microbatches 0 and 1 are posted at step start.
+    EXPECT_EQ(plan.actions[0].postBefore.size(), 2u);
+  }
+  // Consecutive forwards of rank 0 alternate slots, so F(m+1) never waits
+  // for send(m).
+  RankPlan plan = planRank(*model.get(), 0);
+  std::vector<int> slots;
+  for (const ActionPlan &action : plan.actions)
+    if (action.name.rfind("F ", 0) == 0)
+      slots.push_back(action.output.slot);
+  EXPECT_EQ(slots, (std::vector<int>{0, 1, 0, 1, 0, 1, 0, 1}));
+}
+
+TEST(PlanTest, SpareSlotsPostEveryReceiveAtStepStart) {
+  ArithmeticModel model(config(3, 6, "gpipe"));
+  PlanOptions options;
+  options.spareSlots = 100;
+  RankPlan plan = planRank(*model.get(), 2, options);
+  EXPECT_EQ(findPool(plan, PW_ACTIVATION, 1, true)->slots, 6);
+  EXPECT_EQ(plan.actions[0].postBefore.size(), 6u);
+
+  options.spareSlots = 0;
+  plan = planRank(*model.get(), 2, options);
+  EXPECT_EQ(findPool(plan, PW_ACTIVATION, 1, true)->slots, 1);
+  expectReceivesPostedInTime(*model.get(), plan);
+  // One slot: the receive of mb 1 is posted right after F(mb 0) frees it.
+  const pw_rank_program &program = model.get()->ranks[2];
+  for (int i = 0; i < program.num_actions; ++i)
+    if (program.actions[i].kind == PW_ACT_RECV &&
+        program.actions[i].microbatch == 1) {
+      EXPECT_EQ(program.actions[postedBefore(plan, i) - 1].kind,
+                PW_ACT_FORWARD);
+    }
+}
+
+TEST(PlanTest, OneFOneBInFlightActivationsAreMinOfStagesLeftAndMicrobatches) {
+  for (int S : {2, 3, 4, 5}) {
+    for (int M : {1, 2, 3, 4, 8}) {
+      ArithmeticModel model(config(S, M, "1f1b", /*training=*/true));
+      ASSERT_TRUE(pipewave::schedule::verify(model.program()).empty());
+      PlanOptions minimal;
+      minimal.spareSlots = 0;
+      for (int s = 0; s < S; ++s) {
+        SCOPED_TRACE("S=" + std::to_string(S) + " M=" + std::to_string(M) +
+                     " s=" + std::to_string(s));
+        RankPlan plan = planRank(*model.get(), s, minimal);
+        expectReceivesPostedInTime(*model.get(), plan);
+        if (s > 0) {
+          // Stage inputs are stashed from their receive to B.
+          const PoolPlan *acts = findPool(plan, PW_ACTIVATION, s - 1, true);
+          ASSERT_NE(acts, nullptr);
+          EXPECT_EQ(acts->buffers, M);
+          EXPECT_EQ(acts->peak, std::min(S - s, M));
+          EXPECT_EQ(acts->slots, std::min(S - s, M));
+          // Input gradients are produced by B and sent at once.
+          const PoolPlan *grads = findPool(plan, PW_GRADIENT, s - 1, false);
+          ASSERT_NE(grads, nullptr);
+          EXPECT_EQ(grads->peak, 1);
+        }
+        if (s < S - 1) {
+          const PoolPlan *grads = findPool(plan, PW_GRADIENT, s, true);
+          ASSERT_NE(grads, nullptr);
+          EXPECT_EQ(grads->peak, 1);
+          const PoolPlan *out = findPool(plan, PW_ACTIVATION, s, false);
+          ASSERT_NE(out, nullptr);
+          EXPECT_TRUE(out->sent);
+          EXPECT_EQ(out->peak, 1);
+        }
+      }
+    }
+  }
+}
+
+TEST(PlanTest, OneFOneBWithSpareSlotsStillPostsInTime) {
+  ArithmeticModel model(config(4, 8, "1f1b", /*training=*/true));
+  for (int s = 0; s < 4; ++s) {
+    RankPlan plan = planRank(*model.get(), s);
+    expectReceivesPostedInTime(*model.get(), plan);
+    if (s > 0) {
+      EXPECT_EQ(findPool(plan, PW_ACTIVATION, s - 1, true)->slots,
+                std::min(4 - s + 1, 8));
+    }
+  }
+}
+
+TEST(PlanTest, LocalStageHandoffNeedsNoMessage) {
+  ModelConfig c;
+  c.stages = 4;
+  c.ranks = 2;
+  c.microbatches = 4;
+  c.placement = Placement::Contiguous;
+  ArithmeticModel model(c);
+  ASSERT_NO_THROW(validateModel(*model.get()));
+  ASSERT_TRUE(pipewave::schedule::verify(model.program()).empty());
+  RankPlan plan = planRank(*model.get(), 0);
+  const PoolPlan *handoff = findPool(plan, PW_ACTIVATION, 0, false);
+  ASSERT_NE(handoff, nullptr);
+  EXPECT_FALSE(handoff->sent);
+  EXPECT_EQ(handoff->slots, 1);
+  EXPECT_TRUE(findPool(plan, PW_ACTIVATION, 1, false)->sent);
+  // F(1, m) reads the slot F(0, m) wrote.
+  EXPECT_EQ(plan.actions[1].input.pool, plan.actions[0].output.pool);
+  EXPECT_EQ(plan.actions[1].input.slot, plan.actions[0].output.slot);
+  EXPECT_NE(describePlan(plan).find("rank 0: pool act s0: 4 buffers, peak 1, "
+                                    "1 slots of 192 B"),
+            std::string::npos)
+      << describePlan(plan);
+}
+
+TEST(PlanTest, RejectsUseBeforeDefinition) {
+  ArithmeticModel model(config(2, 2, "gpipe"));
+  // Rank 1: recv(0), F(0), recv(1), F(1) -> swap the first two.
+  auto *actions = const_cast<pw_action *>(model.get()->ranks[1].actions);
+  ASSERT_EQ(actions[0].kind, PW_ACT_RECV);
+  std::swap(actions[0], actions[1]);
+  std::string error = PW_ERROR_OF(planRank(*model.get(), 1));
+  EXPECT_NE(error.find("rank 1 action 0 ('F stage 1 mb 0') needs the results "
+                       "of stage 0 mb 0, which no earlier action of the rank "
+                       "computes or receives"),
+            std::string::npos)
+      << error;
+}
