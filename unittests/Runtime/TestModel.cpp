@@ -69,7 +69,8 @@ const pw_stage_fn kForward[kMaxStages] = {
     stageForward<0>, stageForward<1>, stageForward<2>, stageForward<3>,
     stageForward<4>, stageForward<5>, stageForward<6>, stageForward<7>};
 
-int dummyBackward;
+/// Stands in for a backward in planning tests; never called there.
+void dummyBackward(void *const *, void *const *) {}
 
 int rankOf(const ModelConfig &config, int stage) {
   switch (config.placement) {

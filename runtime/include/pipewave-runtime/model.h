@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 1
+#define PW_MODEL_ABI_VERSION 2
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -70,11 +70,32 @@ typedef enum pw_output_combine {
                           microbatch values add up to the global value */
 } pw_output_combine;
 
-/* Forward of a stage on one microbatch: `args[i]` points at the buffer of
- * argument i (layout of stages[s].args[i]), `results[j]` at the preallocated
- * buffer of result j. */
+/* A compiled stage function: `args[i]` points at the buffer of argument i,
+ * `results[j]` at the preallocated buffer of result j (layouts given by the
+ * tensor infos of the function). */
 typedef void (*pw_stage_fn)(void *const *args, void *const *results);
 
+/* One pipeline stage.
+ *
+ * Inference models (pw_model.forward_only) only have `forward`:
+ *   forward(args) -> results.
+ *
+ * Training models have the functions made by pipe-autodiff:
+ *   forward(args)                          -> (results..., stash...)
+ *   backward(args..., stash..., d_res...)  -> (d_grad_args...)
+ * where d_res has one entry per result with result_has_grad[j] = 1 (float
+ * results), in result order, and d_grad_args one entry per index in
+ * grad_args (ascending stage-argument indices: parameters and activations
+ * from the previous stage; data inputs get none). The last stage's caller
+ * seeds the loss gradient with 1 (and 0 for other float outputs).
+ * With the split backward (zero-bubble schedules' I and W):
+ *   backward_input(args..., stash..., d_res...) -> (d_activation_args...,
+ *                                                    wstash...)
+ *   backward_weight(wstash...)                  -> (d_param_args...)
+ * where d_activation_args are the grad_args that are not parameters and
+ * d_param_args those that are, each in ascending argument order.
+ * Every function returns the gradient of ONE microbatch; the runtime
+ * accumulates parameter gradients over microbatches. */
 typedef struct pw_stage {
   int32_t num_args;
   const pw_tensor_info *args;      /* microbatch shapes */
@@ -83,9 +104,18 @@ typedef struct pw_stage {
   int32_t num_results;
   const pw_tensor_info *results;   /* microbatch shapes */
   pw_stage_fn forward;
-  /* Backward: filled by the training issue; NULL for inference models.
-   * Signature to be fixed then. */
-  void *backward;
+
+  /* Training only (NULL / 0 for inference models). */
+  int32_t num_stash;
+  const pw_tensor_info *stash;     /* what forward returns after results */
+  const int32_t *result_has_grad;  /* num_results entries */
+  int32_t num_grad_args;
+  const int32_t *grad_args;        /* stage argument indices, ascending */
+  pw_stage_fn backward;
+  pw_stage_fn backward_input;      /* NULL unless compiled with split I/W */
+  pw_stage_fn backward_weight;
+  int32_t num_wstash;
+  const pw_tensor_info *wstash;
 } pw_stage;
 
 /* One action of a rank; mirrors the sched dialect. */
