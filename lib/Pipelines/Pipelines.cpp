@@ -19,8 +19,16 @@ void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
       {options.numStages, options.strategy, options.entry}));
   pm.addPass(pipe::createPipeOutlineStages({options.entry}));
   pm.addPass(pipe::createPipeInsertComm({options.entry}));
-  pm.addPass(pipe::createPipeSchedule(
-      {options.schedule, options.microbatches, options.entry}));
+  pipe::PipeScheduleOptions schedule;
+  schedule.schedule = options.schedule;
+  schedule.microbatches = options.microbatches;
+  schedule.chunks = options.chunks;
+  schedule.waves = options.waves;
+  schedule.file = options.file;
+  schedule.device = options.device;
+  schedule.memory = options.memory;
+  schedule.entry = options.entry;
+  pm.addPass(pipe::createPipeSchedule(schedule));
   pm.addPass(sched::createSchedVerify());
 }
 

@@ -1,9 +1,9 @@
 // RUN: pipewave-opt %s -split-input-file --pipe-schedule="schedule=1f1b microbatches=3" -verify-diagnostics
 // RUN: not pipewave-opt %s -split-input-file --pipe-schedule="schedule=zigzag microbatches=2" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// RUN: not pipewave-opt %s -split-input-file --pipe-schedule="schedule=1f1b microbatches=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not pipewave-opt %s -split-input-file --pipe-schedule="schedule=1f1b microbatches=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
-// UNKNOWN: error: pipe-schedule: unknown schedule 'zigzag'; expected gpipe or 1f1b
-// ZERO: error: pipe-schedule: microbatches must be at least 1, got 0
+// UNKNOWN: error: pipe-schedule: unknown schedule 'zigzag'; expected gpipe, 1f1b, interleaved, hanayo, zb-h1, zb-v, file or auto
+// NEGATIVE: error: pipe-schedule: microbatches must be at least 1, got -1
 
 // expected-error@+1 {{pipe-schedule: '@main' calls no stage function; run pipe-partition and pipe-outline-stages first}}
 func.func @main(%x: tensor<6x8xf32> {pipe.name = "x"}) -> tensor<6x8xf32> {

@@ -26,12 +26,37 @@ struct PipeTrainOptions : public mlir::PassPipelineOptions<PipeTrainOptions> {
       *this, "strategy",
       llvm::cl::desc("How to cut: auto, manual, uniform or balanced"),
       llvm::cl::init("auto")};
-  Option<std::string> schedule{*this, "schedule",
-                               llvm::cl::desc("Schedule: gpipe or 1f1b"),
-                               llvm::cl::init("1f1b")};
-  Option<int64_t> microbatches{*this, "microbatches",
-                               llvm::cl::desc("Microbatches per step"),
-                               llvm::cl::init(1)};
+  Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Schedule: gpipe, 1f1b, interleaved, hanayo, zb-h1, "
+                     "zb-v, file or auto"),
+      llvm::cl::init("1f1b")};
+  Option<int64_t> microbatches{
+      *this, "microbatches",
+      llvm::cl::desc("Microbatches per step (0: pipe-schedule decides: the "
+                     "entry's pipe.microbatches or 1; the file's for file, "
+                     "the best for auto)"),
+      llvm::cl::init(0)};
+  Option<int64_t> chunks{
+      *this, "chunks",
+      llvm::cl::desc("interleaved: stages per rank (0: 2)"),
+      llvm::cl::init(0)};
+  Option<int64_t> waves{*this, "waves",
+                        llvm::cl::desc("hanayo: waves (0: 1)"),
+                        llvm::cl::init(0)};
+  Option<std::string> file{
+      *this, "file", llvm::cl::desc("file: the action list to read"),
+      llvm::cl::init("")};
+  Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("auto: cpu, v100, a100, h100, h200 or a device .json "
+                     "file"),
+      llvm::cl::init("h100")};
+  Option<std::string> memory{
+      *this, "memory",
+      llvm::cl::desc("auto: memory budget per device, e.g. 16GiB (default: "
+                     "the device's)"),
+      llvm::cl::init("")};
   Option<std::string> entry{*this, "entry",
                             llvm::cl::desc("Name of the entry function"),
                             llvm::cl::init("main")};

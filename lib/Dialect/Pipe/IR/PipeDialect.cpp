@@ -88,6 +88,28 @@ static LogicalResult verifyGradArgs(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+/// `pipe.replicas = array<i64: ...>` (written by pipe-plan): the
+/// data-parallel replicas of every stage, each at least 1, on a function.
+static LogicalResult verifyReplicas(Operation *op, NamedAttribute attr) {
+  auto replicas = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  if (!isa<FunctionOpInterface>(op) || !replicas || replicas.empty() ||
+      llvm::any_of(replicas.asArrayRef(), [](int64_t r) { return r < 1; }))
+    return op->emitError() << "'pipe.replicas' must be a non-empty "
+                              "array<i64: ...> of replica counts >= 1 on a "
+                              "function";
+  return success();
+}
+
+/// `pipe.microbatches = M : i64` (written by pipe-plan, read by
+/// pipe-schedule): the microbatches of a step, at least 1, on a function.
+static LogicalResult verifyMicrobatches(Operation *op, NamedAttribute attr) {
+  auto count = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!isa<FunctionOpInterface>(op) || !count || count.getInt() < 1)
+    return op->emitError() << "'pipe.microbatches' must be an integer >= 1 "
+                              "on a function";
+  return success();
+}
+
 LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() == getStageAttrName()) {
@@ -108,6 +130,10 @@ LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
     return verifyDerivativeLink(op, attr);
   if (attr.getName() == getGradArgsAttrName())
     return verifyGradArgs(op, attr);
+  if (attr.getName() == "pipe.replicas")
+    return verifyReplicas(op, attr);
+  if (attr.getName() == "pipe.microbatches")
+    return verifyMicrobatches(op, attr);
   if (attr.getName() == getParamAttrName() ||
       attr.getName() == getNameAttrName())
     return op->emitError() << "'" << attr.getName().getValue()

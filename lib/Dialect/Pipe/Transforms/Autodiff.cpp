@@ -61,22 +61,6 @@ bool isConstant(Operation *op) {
   return op && (isFreeConstant(op) || op->hasTrait<OpTrait::ConstantLike>());
 }
 
-/// Arguments of `stage` that get a gradient: floating-point tensors that
-/// are parameters or activations from the previous stage.
-SmallVector<unsigned> differentiableArgs(func::FuncOp stage) {
-  SmallVector<unsigned> args;
-  for (unsigned i = 0; i < stage.getNumArguments(); ++i) {
-    if (!isFloatTensor(stage.getArgumentTypes()[i]))
-      continue;
-    bool param =
-        stage.getArgAttr(i, PipeDialect::getParamAttrName()) != nullptr;
-    bool named = stage.getArgAttr(i, PipeDialect::getNameAttrName()) != nullptr;
-    if (param || !named)
-      args.push_back(i);
-  }
-  return args;
-}
-
 void eraseDeadOps(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
     if (isOpTriviallyDead(&op))

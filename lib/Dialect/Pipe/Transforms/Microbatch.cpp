@@ -444,10 +444,15 @@ struct PipeMicrobatchPass
     func::FuncOp fn = lookupEntry(module, entry, "pipe-microbatch");
     if (!fn)
       return signalPassFailure();
-    if (microbatches < 1) {
+    if (microbatches < 0) {
       fn.emitError() << "pipe-microbatch: microbatches must be at least 1, got "
                      << static_cast<int64_t>(microbatches);
       return signalPassFailure();
+    }
+    // 0: the count pipe-plan chose for the entry, else one microbatch.
+    if (microbatches == 0) {
+      auto planned = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
+      microbatches = planned ? planned.getInt() : 1;
     }
     bool done = false;
     for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)

@@ -1,19 +1,30 @@
-//===- Schedule.cpp - pipe-schedule: emit the sched program ----------------===//
+//===- Schedule.cpp - pipe-schedule: emit the sched program
+//----------------===//
 //
 // Part of the pipewave project.
 //
 //===----------------------------------------------------------------------===//
 //
 // Reads the stage composition of the entry function and appends the
-// sched.program of the chosen schedule. The schedules themselves are built by
-// the plain C++ generators of lib/Schedule.
+// sched.program of the chosen schedule: one of the generators of
+// lib/Schedule, an action-list file, or (auto) the fastest generated
+// schedule that fits in memory under the cost-based simulator.
 //
 //===----------------------------------------------------------------------===//
+
+#include "ScheduleBuild.h"
 
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
+#include "pipewave/Dialect/Sched/Utils/StageCosts.h"
+#include "pipewave/Schedule/ActionList.h"
 #include "pipewave/Schedule/Generate.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
 
 namespace pipewave::pipe {
 #define GEN_PASS_DEF_PIPESCHEDULE
@@ -23,6 +34,7 @@ namespace pipewave::pipe {
 using namespace mlir;
 using namespace pipewave;
 using namespace pipewave::pipe;
+using pipewave::pipe::scheduling::ScheduleSpec;
 
 namespace {
 
@@ -42,18 +54,30 @@ LogicalResult checkBatch(func::FuncOp fn, int64_t microbatches) {
       continue;
     auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
     if (!type || type.getRank() == 0 || type.isDynamicDim(0))
-      return fn.emitError() << "pipe-schedule: data input '" << getArgName(fn, i)
-                            << "' needs a static batch dimension 0 to be split "
-                               "into microbatches, got "
-                            << fn.getArgumentTypes()[i];
+      return fn.emitError()
+             << "pipe-schedule: data input '" << getArgName(fn, i)
+             << "' needs a static batch dimension 0 to be split "
+                "into microbatches, got "
+             << fn.getArgumentTypes()[i];
     if (type.getDimSize(0) % microbatches != 0)
-      return fn.emitError() << "pipe-schedule: microbatches=" << static_cast<int64_t>(microbatches)
-                            << " does not divide the batch size "
-                            << type.getDimSize(0)
-                            << " (dimension 0 of data input '"
-                            << getArgName(fn, i) << "')";
+      return fn.emitError()
+             << "pipe-schedule: microbatches=" << microbatches
+             << " does not divide the batch size " << type.getDimSize(0)
+             << " (dimension 0 of data input '" << getArgName(fn, i) << "')";
   }
   return success();
+}
+
+/// "line L, column C: message" from the action-list parser becomes
+/// "PATH:L:C: message"; other messages get a "PATH: " prefix.
+std::string locateParseError(StringRef path, StringRef error) {
+  unsigned line = 0, column = 0;
+  StringRef rest = error;
+  if (rest.consume_front("line ") && !rest.consumeInteger(10, line) &&
+      rest.consume_front(", column ") && !rest.consumeInteger(10, column) &&
+      rest.consume_front(": "))
+    return (path + ":" + Twine(line) + ":" + Twine(column) + ": " + rest).str();
+  return (path + ": " + error).str();
 }
 
 struct PipeSchedulePass
@@ -67,60 +91,313 @@ struct PipeSchedulePass
       return signalPassFailure();
 
     // Stages are the stage functions the entry calls, in order.
-    SymbolTableCollection symbols;
-    int64_t numStages = 0;
-    for (auto call : fn.getBody().front().getOps<func::CallOp>()) {
-      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
-      if (!callee || getStage(callee) < 0)
-        continue;
-      if (getStage(callee) != numStages) {
-        call.emitError() << "pipe-schedule: expected a call of stage "
-                         << numStages << ", found stage " << getStage(callee);
-        return signalPassFailure();
-      }
-      ++numStages;
-    }
+    FailureOr<std::vector<func::FuncOp>> stageFns =
+        sched::getStageFunctions(fn, "pipe-schedule");
+    if (failed(stageFns))
+      return signalPassFailure();
+    int numStages = static_cast<int>(stageFns->size());
     if (numStages == 0) {
       fn.emitError() << "pipe-schedule: '@" << entry
                      << "' calls no stage function; run pipe-partition and "
                         "pipe-outline-stages first";
       return signalPassFailure();
     }
-    if (microbatches < 1) {
+    if (microbatches < 0) {
       fn.emitError() << "pipe-schedule: microbatches must be at least 1, got "
                      << static_cast<int64_t>(microbatches);
       return signalPassFailure();
     }
-    if (failed(checkBatch(fn, microbatches)))
+    if (failed(checkOptions(fn)))
       return signalPassFailure();
 
+    // The microbatch count fixed before this pass, if any: the option, the
+    // count pipe-microbatch specialised the stages for, or pipe-plan's.
+    specialized = sched::getSpecializedMicrobatches(fn);
+    fixedMicrobatches = microbatches;
+    if (fixedMicrobatches == 0)
+      fixedMicrobatches = specialized;
+    if (fixedMicrobatches == 0)
+      if (auto attr = fn->getAttrOfType<IntegerAttr>("pipe.microbatches"))
+        fixedMicrobatches = attr.getInt();
     bool forwardOnly = !hasLoss(fn);
-    schedule::BuildResult built;
-    if (schedule == "gpipe")
-      built = schedule::buildGPipe(numStages, microbatches, forwardOnly);
-    else if (schedule == "1f1b")
-      built = forwardOnly
-                  ? schedule::buildGPipe(numStages, microbatches, true)
-                  : schedule::build1F1B(numStages, microbatches);
-    else {
-      fn.emitError() << "pipe-schedule: unknown schedule '" << schedule
-                     << "'; expected gpipe or 1f1b";
+
+    std::optional<schedule::Program> program;
+    if (schedule == "file")
+      program = readFile(fn, numStages, forwardOnly);
+    else if (schedule == "auto")
+      program = searchBest(fn, forwardOnly);
+    else
+      program = generate(fn, numStages, forwardOnly);
+    if (!program)
       return signalPassFailure();
-    }
-    if (!built) {
-      fn.emitError() << "pipe-schedule: " << built.error;
-      return signalPassFailure();
-    }
-    built.program->schedule = schedule;
 
     // Replace the program of an earlier run.
     for (auto old : llvm::make_early_inc_range(
              module.getBody()->getOps<sched::ProgramOp>()))
       old.erase();
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-    sched::buildProgramOp(builder, fn.getLoc(), *built.program);
+    sched::buildProgramOp(builder, fn.getLoc(), *program);
   }
+
+  /// Rejects options that do not apply to the chosen schedule.
+  LogicalResult checkOptions(func::FuncOp fn) {
+    StringRef name = schedule;
+    std::optional<std::string> canonical =
+        scheduling::canonicalScheduleName(name);
+    if (!canonical && name != "file" && name != "auto")
+      return fn.emitError()
+             << "pipe-schedule: unknown schedule '" << name
+             << "'; expected gpipe, 1f1b, interleaved, hanayo, zb-h1, zb-v, "
+                "file or auto";
+    if (chunks != 0 && canonical != "interleaved")
+      return fn.emitError()
+             << "pipe-schedule: chunks=" << static_cast<int64_t>(chunks)
+             << " only applies to schedule=interleaved";
+    if (waves != 0 && canonical != "hanayo")
+      return fn.emitError()
+             << "pipe-schedule: waves=" << static_cast<int64_t>(waves)
+             << " only applies to schedule=hanayo";
+    if (!file.empty() && name != "file")
+      return fn.emitError() << "pipe-schedule: file=" << file
+                            << " only applies to schedule=file";
+    if (name == "file" && file.empty())
+      return fn.emitError()
+             << "pipe-schedule: schedule=file needs file=PATH (an action "
+                "list, see docs/schedule-format.md)";
+    if (chunks < 0 || waves < 0)
+      return fn.emitError() << "pipe-schedule: chunks and waves must be at "
+                               "least 1";
+    return success();
+  }
+
+  /// A generated schedule, with the fixed microbatch count or else 1.
+  std::optional<schedule::Program> generate(func::FuncOp fn, int numStages,
+                                            bool forwardOnly) {
+    ScheduleSpec spec;
+    spec.name = *scheduling::canonicalScheduleName(schedule);
+    spec.chunks = chunks ? static_cast<int>(chunks) : 2;
+    spec.waves = waves ? static_cast<int>(waves) : 1;
+    int64_t M = fixedMicrobatches ? fixedMicrobatches : 1;
+    if (failed(checkSpecialized(fn, M)) || failed(checkBatch(fn, M)))
+      return std::nullopt;
+    schedule::BuildResult built = scheduling::buildSchedule(
+        spec, numStages, static_cast<int>(M), forwardOnly);
+    if (!built) {
+      fn.emitError() << "pipe-schedule: " << built.error;
+      return std::nullopt;
+    }
+    return std::move(built.program);
+  }
+
+  /// After pipe-microbatch{microbatches=M1} the step must have M1.
+  LogicalResult checkSpecialized(func::FuncOp fn, int64_t M) {
+    if (specialized != 0 && specialized != M)
+      return fn.emitError()
+             << "pipe-schedule: microbatches=" << M
+             << " but pipe-microbatch specialised the stage functions for "
+             << specialized << " microbatches";
+    return success();
+  }
+
+  /// schedule=file: an action list whose S and M match the module.
+  std::optional<schedule::Program> readFile(func::FuncOp fn, int numStages,
+                                            bool forwardOnly) {
+    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(file, /*IsText=*/true);
+    if (!buffer) {
+      fn.emitError() << "pipe-schedule: cannot read schedule file '" << file
+                     << "': " << buffer.getError().message();
+      return std::nullopt;
+    }
+    schedule::BuildResult parsed =
+        schedule::parseActionList((*buffer)->getBuffer());
+    if (!parsed) {
+      fn.emitError() << "pipe-schedule: "
+                     << locateParseError(file, parsed.error);
+      return std::nullopt;
+    }
+    schedule::Program &program = *parsed.program;
+    if (program.numStages != numStages) {
+      fn.emitError() << "pipe-schedule: " << file
+                     << ": the schedule has S=" << program.numStages
+                     << " stages but '@" << entry << "' calls " << numStages
+                     << " stage functions";
+      return std::nullopt;
+    }
+    if (fixedMicrobatches != 0 &&
+        program.numMicrobatches != fixedMicrobatches) {
+      fn.emitError() << "pipe-schedule: " << file
+                     << ": the schedule has M=" << program.numMicrobatches
+                     << " microbatches but "
+                     << (microbatches != 0 ? "the option microbatches="
+                         : specialized != 0
+                             ? "pipe-microbatch specialised the stages for "
+                             : "the entry's pipe.microbatches is ")
+                     << fixedMicrobatches;
+      return std::nullopt;
+    }
+    if (program.forwardOnly != forwardOnly) {
+      fn.emitError() << "pipe-schedule: " << file << ": the schedule is "
+                     << (program.forwardOnly ? "forward-only"
+                                             : "a training step")
+                     << " but '@" << entry << "' "
+                     << (forwardOnly ? "returns no loss (an inference step)"
+                                     : "returns a loss (a training step)");
+      return std::nullopt;
+    }
+    if (failed(checkBatch(fn, program.numMicrobatches)))
+      return std::nullopt;
+    return std::move(program);
+  }
+
+  /// schedule=auto: simulate the candidates and keep the fastest that fits.
+  std::optional<schedule::Program> searchBest(func::FuncOp fn,
+                                              bool forwardOnly) {
+    std::string error;
+    std::optional<sim::DeviceSpec> deviceSpec =
+        sched::resolveDevice(device, error);
+    if (!deviceSpec) {
+      fn.emitError() << "pipe-schedule: " << error;
+      return std::nullopt;
+    }
+    double budget = deviceSpec->memoryBytes;
+    if (!memory.empty()) {
+      std::optional<double> bytes = sim::parseBytes(memory);
+      if (!bytes || *bytes <= 0) {
+        fn.emitError() << "pipe-schedule: memory= expects a size such as "
+                          "16GiB, got '"
+                       << memory << "'";
+        return std::nullopt;
+      }
+      budget = *bytes;
+    }
+    if (maxMicrobatches < 1 || devicesPerNode < 1) {
+      fn.emitError() << "pipe-schedule: max-microbatches and "
+                        "devices-per-node must be at least 1";
+      return std::nullopt;
+    }
+    FailureOr<sched::ModelCosts> costs =
+        sched::computeModelCosts(fn, *deviceSpec, "pipe-schedule");
+    if (failed(costs))
+      return std::nullopt;
+
+    scheduling::SearchOptions options;
+    options.devicesPerNode = static_cast<int>(devicesPerNode);
+    options.memoryBytes = budget;
+    options.forwardOnly = forwardOnly;
+    options.searchRecompute = !forwardOnly && !costs->hasForwardFunctions();
+    std::string mSource;
+    if (fixedMicrobatches != 0) {
+      if (failed(checkSpecialized(fn, fixedMicrobatches)) ||
+          failed(checkBatch(fn, fixedMicrobatches)))
+        return std::nullopt;
+      options.microbatchCounts = {static_cast<int>(fixedMicrobatches)};
+      mSource = "microbatches=" + std::to_string(fixedMicrobatches) +
+                (microbatches != 0  ? " (the option)"
+                 : specialized != 0 ? " (set by pipe-microbatch)"
+                                    : " (the entry's pipe.microbatches)");
+    } else if (costs->batch > 0) {
+      for (int64_t m = 1; m <= std::min<int64_t>(costs->batch, maxMicrobatches);
+           ++m)
+        if (costs->batch % m == 0 && succeeded(checkBatchQuiet(fn, m)))
+          options.microbatchCounts.push_back(static_cast<int>(m));
+      mSource = "microbatches: the divisors of the batch " +
+                std::to_string(costs->batch) + " up to " +
+                std::to_string(static_cast<int64_t>(maxMicrobatches));
+    } else {
+      for (int64_t m = 1; m <= maxMicrobatches; m *= 2)
+        options.microbatchCounts.push_back(static_cast<int>(m));
+      mSource = "microbatches: powers of two up to " +
+                std::to_string(static_cast<int64_t>(maxMicrobatches));
+    }
+
+    scheduling::SearchResult result =
+        scheduling::searchSchedules(*costs, options);
+    std::string table =
+        formatTable(*costs, result, budget, mSource, options, forwardOnly);
+    if (result.best < 0) {
+      mlir::emitError(fn.getLoc())
+          << "pipe-schedule: schedule=auto: no candidate fits in "
+          << sim::formatBytes(budget) << " per device\n"
+          << table;
+      return std::nullopt;
+    }
+    const scheduling::Candidate &best = result.candidates[result.best];
+    mlir::emitRemark(fn.getLoc())
+        << "pipe-schedule: schedule=auto chose " << best.spec.describe()
+        << " microbatches=" << best.microbatches
+        << (best.fullRecompute ? " with full recompute (run "
+                                 "pipe-recompute{policy=full} before "
+                                 "pipe-autodiff)"
+                               : "")
+        << "\n"
+        << table;
+    return std::move(result.program);
+  }
+
+  /// checkBatch without diagnostics.
+  LogicalResult checkBatchQuiet(func::FuncOp fn, int64_t m) {
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+      if (isParam(fn, i))
+        continue;
+      auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
+      if (!type || type.getRank() == 0 || type.isDynamicDim(0) ||
+          type.getDimSize(0) % m != 0)
+        return failure();
+    }
+    return success();
+  }
+
+  std::string formatTable(const sched::ModelCosts &costs,
+                          const scheduling::SearchResult &result, double budget,
+                          const std::string &mSource,
+                          const scheduling::SearchOptions &options,
+                          bool forwardOnly) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    size_t fitting = 0;
+    for (const scheduling::Candidate &c : result.candidates)
+      fitting += c.fits;
+    os << "  " << result.candidates.size() << " candidates simulated on "
+       << costs.device.name << " with " << sim::formatBytes(budget)
+       << " per device, " << fitting << " fit; the fastest that fits wins\n";
+    os << "  " << costs.stages.size() << " stages, fixed by the partition; "
+       << mSource << "\n";
+    if (options.searchRecompute)
+      os << "  recompute: none (the stash of every stage) or full (the stage "
+            "inputs only; the backward runs the forward again)\n";
+    else if (!forwardOnly)
+      os << "  recompute: as compiled (the stash of the pipe.fwd "
+            "functions)\n";
+    if (costs.uncostedOps > 0)
+      os << "  " << costs.uncostedOps
+         << " operation(s) have no cost rule and count as free (first: '"
+         << costs.firstUncosted << "')\n";
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "    %-22s %5s %-9s %5s %12s %8s %12s %5s\n", "schedule", "M",
+                  "recompute", "ranks", "step time", "bubble", "peak memory",
+                  "fits");
+    os << line;
+    for (size_t i = 0; i < result.candidates.size(); ++i) {
+      const scheduling::Candidate &c = result.candidates[i];
+      std::snprintf(
+          line, sizeof line, "  %s %-22s %5d %-9s %5d %12s %8.4f %12s %5s\n",
+          static_cast<int>(i) == result.best ? "*" : " ",
+          c.spec.describe().c_str(), c.microbatches,
+          !options.searchRecompute ? "-"
+          : c.fullRecompute        ? "full"
+                                   : "none",
+          c.ranks, sim::formatSeconds(c.stepSeconds).c_str(), c.bubble,
+          sim::formatBytes(c.peakMemoryBytes).c_str(), c.fits ? "yes" : "no");
+      os << line;
+    }
+    if (!text.empty() && text.back() == '\n')
+      text.pop_back();
+    return text;
+  }
+
+  int64_t specialized = 0;
+  int64_t fixedMicrobatches = 0;
 };
 
 } // namespace

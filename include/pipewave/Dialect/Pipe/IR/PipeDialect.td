@@ -34,6 +34,11 @@ def Pipe_Dialect : Dialect {
       zero-bubble schedules run apart. Each names a function of the module.
     * `pipe.grad_args = array<i64: ...>` on a stage function: the indices
       (ascending) of its arguments that get a gradient from the backward.
+    * `pipe.replicas = array<i64: ...>` on the entry function: the
+      data-parallel replicas of every stage, as planned by `pipe-plan`.
+    * `pipe.microbatches = M : i64` on the entry function: the microbatches
+      of a step, as planned by `pipe-plan`; `pipe-microbatch` and
+      `pipe-schedule` use it when their `microbatches` option is 0.
 
     An example of a model cut by hand into two stages:
 

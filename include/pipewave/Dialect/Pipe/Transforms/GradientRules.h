@@ -231,6 +231,34 @@ buildBackward(mlir::func::FuncOp stage, llvm::ArrayRef<unsigned> gradArgs,
 /// True if `type` is a ranked tensor of floating-point elements.
 bool isFloatTensor(mlir::Type type);
 
+//===----------------------------------------------------------------------===//
+// Stash (shared by pipe-autodiff and pipe-recompute; Stash.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Arguments of `stage` that get a gradient, ascending: floating-point
+/// tensors that are parameters (`pipe.param`) or activations from the
+/// previous stage (neither `pipe.param` nor `pipe.name`).
+llvm::SmallVector<unsigned> differentiableArgs(mlir::func::FuncOp stage);
+
+/// The values of `stage` that `pipe-autodiff` stashes (what `@S_fwd`
+/// returns after the results of `@S`), in stash order. It builds the
+/// backward of a copy of `stage` in a scratch module with `buildBackward`,
+/// exactly as `pipe-autodiff` does, and discards it. Call
+/// `verifyDifferentiable` first; fails (with a diagnostic) where
+/// `buildBackward` does.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+computeStash(mlir::func::FuncOp stage, const GradientRuleTable &rules);
+
+/// Bytes of `type` (a statically shaped tensor): elements times the element
+/// size in whole bytes (i1 counts one byte); 0 for anything else.
+int64_t tensorBytes(mlir::Type type);
+
+/// Bytes that stay alive from the forward to the backward of one microbatch
+/// of `stage`: its non-parameter arguments (data inputs and activations,
+/// which the backward receives again) plus `stash`.
+int64_t stashBytesPerMicrobatch(mlir::func::FuncOp stage,
+                                llvm::ArrayRef<mlir::Value> stash);
+
 } // namespace pipewave::pipe::autodiff
 
 #endif // PIPEWAVE_DIALECT_PIPE_TRANSFORMS_GRADIENTRULES_H

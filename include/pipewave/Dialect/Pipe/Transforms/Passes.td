@@ -87,27 +87,162 @@ def PipeSchedule : Pass<"pipe-schedule", "::mlir::ModuleOp"> {
   let summary = "Emits the sched program of the outlined pipeline";
   let description = [{
     Builds a `sched.program` for the stages made by `pipe-outline-stages`
-    and appends it to the module.
+    and appends it to the module (replacing an earlier one). The number of
+    stages S is the number of stage functions the entry calls; it is fixed
+    by the partition at this point, and the schedule decides how many ranks
+    P run them:
+
+    | `schedule` | ranks P | placement | backward |
+    |---|---|---|---|
+    | `gpipe` | S | stage r on rank r | B |
+    | `1f1b` | S | stage r on rank r | B |
+    | `interleaved` | S / `chunks` | stage c·P + r on rank r | B |
+    | `hanayo` | S / (2·`waves`) | waves down and up the ranks | B |
+    | `zb-h1` | S | stage r on rank r | I + W |
+    | `zb-v` | S / 2 | stages r and S-1-r on rank r | I + W |
 
     * `gpipe`: all forwards, then all backwards (peak in-flight M).
     * `1f1b`: DAPPLE's early backward: stage s runs min(S-s, M) forwards
       before its first backward, then alternates one forward and one
       backward, then drains (peak in-flight min(S-s, M)).
+    * `interleaved`: Megatron-LM's interleaved 1F1B with `chunks` (default
+      2) stages per rank; S must be a multiple of `chunks` and M a multiple
+      of P.
+    * `hanayo`: Hanayo's wave pipeline with `waves` (default 1); S must be a
+      multiple of 2·`waves` and M a multiple of P.
+    * `zb-h1`, `zb-v`: the zero-bubble schedules (Qi et al., ICLR'24), whose
+      backward is split into `I` (input gradient) and `W` (weight gradient);
+      `zb-v` needs an even S. The runtime runs them with the stages'
+      `pipe.bwd_input` / `pipe.bwd_weight` functions
+      (`pipe-autodiff{split=true}`); the program is emitted without them.
+    * `file`: the action list at `file` (docs/schedule-format.md); its S
+      must be the module's stage count, its M the fixed microbatch count (if
+      any), and it must be forward-only exactly when the step is. Parse
+      errors are reported as `PATH:LINE:COLUMN: message`.
+    * `auto`: simulates every generated schedule the stage count allows
+      (gpipe, 1f1b, interleaved with chunks 2 and 4, hanayo with waves 1
+      and 2, zb-h1, zb-v; the multi-chunk ones only on two ranks or more;
+      no zb-h1/zb-v for inference) for every candidate microbatch count
+      with the costs of `sched-simulate` on `device` (stage durations from
+      the per-op cost model, 2x forward for B unless `pipe.bwd` functions
+      exist), rank r on device r with `devices-per-node` per node, and picks
+      the fastest whose peak memory per device fits `memory` (default: the
+      device's capacity). The stage count is fixed by the partition at this
+      point; only the schedule, and so the rank count, varies. Before
+      `pipe-autodiff` every candidate is also tried with full recompute
+      (a stage stashes only its inputs and its backward first runs the
+      forward again); when that wins, the remark says to run
+      `pipe-recompute{policy=full}` before `pipe-autodiff`, since the
+      program itself does not change. After `pipe-autodiff` the stash is
+      that of the `pipe.fwd` functions. A remark lists the candidates
+      (schedule, M, recompute, ranks, step time, bubble, peak memory, fits),
+      fastest first, and marks the choice; none fitting is an error with the
+      same table.
+
+    Microbatches: `microbatches=0` (the default) takes, in order, the count
+    `pipe-microbatch` specialised the stage functions for, the entry's
+    `pipe.microbatches` attribute (written by `pipe-plan`), or else 1 (the
+    file's M for `file`; every divisor of the batch up to
+    `max-microbatches` for `auto`). A count other than the one the stage
+    functions were specialised for is an error. `microbatches` must divide
+    dimension 0 of every data input. Schedules that need M to be a multiple
+    of P report the option values and P.
 
     The step trains (forward and backward of every microbatch, then the
     optimizer step) when the entry's first result is a rank-0 floating point
-    tensor (the loss); otherwise it is an inference step with forwards only.
-    `microbatches` must divide dimension 0 of every data input.
+    tensor (the loss); otherwise it is an inference step with forwards only,
+    in the placement and forward order of the schedule.
+
+    Example: `pipewave-opt --pipe-schedule="schedule=interleaved chunks=2
+    microbatches=8"`.
   }];
   let options = [
     Option<"schedule", "schedule", "std::string", /*default=*/"\"1f1b\"",
-           "Schedule: gpipe or 1f1b">,
-    Option<"microbatches", "microbatches", "int64_t", /*default=*/"1",
-           "Microbatches per step">,
+           "Schedule: gpipe, 1f1b, interleaved, hanayo, zb-h1, zb-v, file "
+           "or auto">,
+    Option<"microbatches", "microbatches", "int64_t", /*default=*/"0",
+           "Microbatches per step (0: pipe-microbatch's count, the entry's "
+           "pipe.microbatches, or 1; auto and file choose)">,
+    Option<"chunks", "chunks", "int64_t", /*default=*/"0",
+           "interleaved: stages per rank (0: 2)">,
+    Option<"waves", "waves", "int64_t", /*default=*/"0",
+           "hanayo: waves (0: 1)">,
+    Option<"file", "file", "std::string", /*default=*/"\"\"",
+           "file: the action list to read">,
+    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
+           "auto: cpu, v100, a100, h100, h200 or a device .json file">,
+    Option<"memory", "memory", "std::string", /*default=*/"\"\"",
+           "auto: memory budget per device, e.g. 16GiB (default: the "
+           "device's)">,
+    Option<"maxMicrobatches", "max-microbatches", "int64_t",
+           /*default=*/"64", "auto: most microbatches to try">,
+    Option<"devicesPerNode", "devices-per-node", "int64_t", /*default=*/"8",
+           "auto: devices per node of the simulated cluster">,
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
   ];
   let dependentDialects = ["::pipewave::sched::SchedDialect"];
+}
+
+def PipePlan : Pass<"pipe-plan", "::mlir::ModuleOp"> {
+  let summary = "Plans pipeline depth, stages, replicas and microbatches "
+                "(DAPPLE)";
+  let description = [{
+    Runs the DAPPLE planner (docs/planner.md) before `pipe-partition`.
+
+    With `profile=PATH` (a per-layer profile in PipeDream's format, e.g.
+    data/dapple-profiles/) it plans that profile and only reports the plan.
+
+    Otherwise the layers are the entry function's top-level operations with
+    a cost (per-op cost model, turned into seconds on `device` with a
+    roofline over its FP32 peak): forward = that time at the entry's batch,
+    backward = 2x forward, activation bytes = the operation's results,
+    parameter bytes = the `pipe.param` arguments it is the first to use. The
+    bytes crossing the cut after a layer are the values defined up to it and
+    used after it. Operations without a cost, or of zero cost (views),
+    belong to the layer before them (the first layer for leading ones);
+    constants are left to `pipe-partition`. The plan is written back as
+    attributes:
+
+    * `pipe.stage = s` on every non-constant top-level operation, so that
+      `pipe-partition` (strategy `auto` or `manual`) keeps the planner's
+      stage boundaries and depth;
+    * `pipe.replicas = array<i64: r0, r1, ...>` on the entry: the
+      data-parallel replicas of every stage;
+    * `pipe.microbatches = M : i64` on the entry, which `pipe-schedule`
+      uses when its `microbatches` option is 0.
+
+    A remark shows the plan: one line per stage (layers, replicas, devices,
+    times, memory), the step time, and the best candidates. The global batch
+    is dimension 0 of the data inputs unless `global-batch` is set (128 for
+    a profile); from the model, the microbatch counts tried divide both.
+    `pipe.split` markers in the entry are an error (the planner cuts).
+
+    Example: `pipewave-opt --pipe-plan="devices-per-node=8 nodes=2
+    device=v100 memory=16GiB" --pipe-partition --pipe-outline-stages`.
+  }];
+  let options = [
+    Option<"devicesPerNode", "devices-per-node", "int64_t", /*default=*/"8",
+           "Devices per node">,
+    Option<"nodes", "nodes", "int64_t", /*default=*/"1", "Nodes">,
+    Option<"device", "device", "std::string", /*default=*/"\"v100\"",
+           "cpu, v100, a100, h100, h200 or a device .json file">,
+    Option<"globalBatch", "global-batch", "int64_t", /*default=*/"0",
+           "Samples per step (0: dimension 0 of the data inputs; 128 for a "
+           "profile)">,
+    Option<"memory", "memory", "std::string", /*default=*/"\"\"",
+           "Memory per device, e.g. 16GiB (default: the device's)">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"\"",
+           "Plan this PipeDream-format profile instead of the model, and "
+           "only report">,
+    Option<"profileBatch", "profile-batch", "int64_t", /*default=*/"0",
+           "Batch size the profile was measured at (0: the -pbs-N of its "
+           "file name)">,
+    Option<"maxStages", "max-stages", "int64_t", /*default=*/"0",
+           "Most pipeline stages (0: devices or layers)">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function">,
+  ];
 }
 
 def PipeMicrobatch : Pass<"pipe-microbatch", "::mlir::ModuleOp"> {
@@ -156,8 +291,9 @@ def PipeMicrobatch : Pass<"pipe-microbatch", "::mlir::ModuleOp"> {
     crossing the cuts.
   }];
   let options = [
-    Option<"microbatches", "microbatches", "int64_t", /*default=*/"1",
-           "Microbatches per step (divides the batch of every data input)">,
+    Option<"microbatches", "microbatches", "int64_t", /*default=*/"0",
+           "Microbatches per step; they divide the batch of every data "
+           "input (0: the entry's pipe.microbatches from pipe-plan, else 1)">,
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
   ];
@@ -261,6 +397,89 @@ def PipeAutodiff : Pass<"pipe-autodiff", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::tosa::TosaDialect"];
+}
+
+def PipeRecompute : Pass<"pipe-recompute", "::mlir::ModuleOp"> {
+  let summary = "Wraps forward work in pipe.recompute regions (activation checkpointing)";
+  let description = [{
+    Runs on the stage functions (`pipe.stage`) made by `pipe-outline-stages`,
+    before `pipe-autodiff`, and decides what the backward recomputes instead
+    of stashing by wrapping forward operations in `pipe.recompute` regions
+    (see `pipe-autodiff` for what is stashed).
+
+    Policies:
+
+    * `none` (default): nothing changes; `pipe-autodiff` stashes every
+      intermediate value a gradient rule reads.
+    * `full`: the whole body of each stage, constants excepted (they are
+      rematerialised anyway and are moved to the top of the body), goes
+      into one `pipe.recompute`; only the stage inputs are kept and the
+      backward recomputes the forward (GPipe-style checkpointing). An
+      operation with memory side effects must not run twice: it stays
+      outside (under both policies) and splits the region.
+    * `selective`: the results of *expensive* operations are kept and the
+      cheap ones recomputed: every maximal run of consecutive cheap
+      operations becomes one `pipe.recompute` whose results are its values
+      used after it, so the backward recomputes them from the kept values,
+      the constants and the stage arguments. An operation is expensive when
+      the cost model gives it more than `threshold` FLOPs per result
+      element. With the default of 16 (the most any element-wise operation
+      costs, `tosa.pow`) every element-wise and data-movement operation is
+      cheap, while a `tosa.matmul` contracting over more than 8 elements, a
+      convolution with more than 8 multiply-adds per output and a reduction
+      over more than 16 elements are kept. Operations without a cost rule
+      are kept too.
+
+    With `full` and `selective`, `pipe.recompute` regions already in a
+    stage are left in place and count as cheap operations.
+
+    For every stage the pass reports the bytes that stay alive from the
+    forward to the backward of one microbatch: the stage's non-parameter
+    arguments (data inputs and received activations, which the backward
+    takes again) plus the stash of `@S_fwd`. The stash is computed by the
+    reverse-mode builder of `pipe-autodiff` itself, so the numbers are
+    those `pipe-autodiff` produces. Each stage function gets a remark with
+    the figure of the chosen policy, then those of all three for comparison
+    (`report=false` turns it off), e.g. for stage 1 of
+    `examples/transformer.mlir` cut into 4 stages with `policy=selective`:
+
+    ```
+    pipe-recompute: stage 1 stashes 24832 bytes per microbatch (none: 94336, full: 20480, selective: 24832)
+    ```
+
+    The statistics (`-mlir-pass-statistics`, where LLVM is built with
+    statistics enabled) sum the figures over the stages.
+
+    Errors: an unknown policy; a stage already differentiated (run
+    `pipe-recompute` before `pipe-autodiff`); a stage that `pipe-autodiff`
+    cannot differentiate (its diagnostics).
+
+    Example: `pipewave-opt --pipe-recompute="policy=selective"`.
+  }];
+  let options = [
+    Option<"policy", "policy", "std::string", /*default=*/"\"none\"",
+           "What to recompute: none, full or selective">,
+    Option<"threshold", "threshold", "double", /*default=*/"16.0",
+           "selective: an op is kept when its FLOPs per result element "
+           "exceed this">,
+    Option<"report", "report", "bool", /*default=*/"true",
+           "Emit the stash remark on every stage function">,
+  ];
+  let statistics = [
+    Statistic<"numRegions", "recompute-regions",
+              "Number of pipe.recompute regions created">,
+    Statistic<"numRecomputedOps", "recomputed-ops",
+              "Number of operations moved into pipe.recompute regions">,
+    Statistic<"stashBytes", "stash-bytes",
+              "Bytes per microbatch kept for the backward, all stages, chosen policy">,
+    Statistic<"stashBytesNone", "stash-bytes-none",
+              "Bytes per microbatch kept for the backward, all stages, policy=none">,
+    Statistic<"stashBytesFull", "stash-bytes-full",
+              "Bytes per microbatch kept for the backward, all stages, policy=full">,
+    Statistic<"stashBytesSelective", "stash-bytes-selective",
+              "Bytes per microbatch kept for the backward, all stages, policy=selective">,
+  ];
+  let dependentDialects = ["::pipewave::pipe::PipeDialect"];
 }
 
 #endif // PIPEWAVE_DIALECT_PIPE_TRANSFORMS_PASSES_TD

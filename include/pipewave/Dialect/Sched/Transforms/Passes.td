@@ -33,4 +33,84 @@ def SchedVerify : Pass<"sched-verify"> {
   }];
 }
 
+def SchedExport : Pass<"sched-export"> {
+  let summary = "Writes a sched program as an action list";
+  let description = [{
+    Writes the `sched.program` under the anchor in the action-list text
+    format (docs/schedule-format.md): a header with S, M and the schedule
+    name, the stages of every rank, and every rank's F/B/I/W, `AR` and `OPT`
+    actions in order. Sends and receives are left out; reading the file
+    back (`pipe-schedule{schedule=file file=PATH}`) rebuilds them. `file`
+    is the output path, `-` (the default) for stdout. The IR is unchanged.
+    An anchor with no program, or with more than one, is an error.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"-\"",
+           "Output file ('-' for stdout)">,
+  ];
+}
+
+def SchedSimulate : Pass<"sched-simulate", "::mlir::ModuleOp"> {
+  let summary = "Simulates one step of the sched program with real costs";
+  let description = [{
+    Times one step of every `sched.program` of the module with the
+    cost-based simulator (docs/planner.md) on `device`, rank r on device r
+    (`devices-per-node` per node, so links within and between nodes are
+    modelled), and reports the step time, the bubble fraction and every
+    rank's peak memory and its breakdown.
+
+    Per-stage costs come from the stage functions of the entry (one per
+    program stage):
+
+    * F: the stage function's cost under the per-op cost model, each
+      operation timed with a roofline over the device's FP32 peak and
+      memory bandwidth;
+    * B: the `pipe.bwd` function's cost when pipe-autodiff has run, else
+      2 x F; I and W: the `pipe.bwd_input` / `pipe.bwd_weight` costs, else
+      half of B each when `pipe.bwd` exists, else 1 x F each;
+    * optimizer: 7 bytes of traffic per parameter byte (Adam) over the
+      memory bandwidth;
+    * activations: the tensors `pipe.send act ... from s` sends in the
+      entry (or the results of stage s that later stages use); gradients
+      going back have the same size;
+    * parameters: the stage's `pipe.param` arguments, plus gradients (1x)
+      and Adam moments (2x);
+    * stash per in-flight microbatch: the extra results of `pipe.fwd`, or
+      every tensor a costed operation of the stage produces, plus the
+      stage's non-parameter inputs.
+
+    With `pipe.replicas` on the entry (from `pipe-plan`) and one stage per
+    rank, rank r stands for a data-parallel group of as many devices
+    (numbered consecutively) that split every microbatch and all-reduce the
+    stage's gradients before its optimizer step.
+
+    Stage functions that compute the global batch are scaled by 1/M; after
+    `pipe-microbatch{microbatches=M1}` by M1/M. Operations without a cost
+    rule count as free (a warning names the first).
+
+    Output: `report` is a file, `-` for stdout, or empty (the default) for a
+    remark on the program. `trace` writes Chrome/Perfetto trace-event JSON,
+    `svg` an SVG timeline (ranks x time, one rectangle per F/B/I/W).
+
+    Example: `pipewave-opt --sched-simulate="device=h100 trace=step.json
+    svg=step.svg report=-"`.
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
+           "cpu, v100, a100, h100, h200 or a device .json file">,
+    Option<"memory", "memory", "std::string", /*default=*/"\"\"",
+           "Memory per device, e.g. 16GiB (default: the device's)">,
+    Option<"devicesPerNode", "devices-per-node", "int64_t", /*default=*/"8",
+           "Devices per node">,
+    Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
+           "Report file ('-' for stdout; empty for a remark)">,
+    Option<"trace", "trace", "std::string", /*default=*/"\"\"",
+           "Chrome trace JSON file to write">,
+    Option<"svg", "svg", "std::string", /*default=*/"\"\"",
+           "SVG timeline file to write">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function">,
+  ];
+}
+
 #endif // PIPEWAVE_DIALECT_SCHED_TRANSFORMS_PASSES_TD

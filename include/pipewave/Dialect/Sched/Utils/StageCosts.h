@@ -1,0 +1,152 @@
+//===- StageCosts.h - Per-stage costs of an outlined pipeline ----*- C++
+//-*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns the stage functions of an outlined module into the per-stage
+// durations and sizes the simulator (pipewave/Simulator) needs, with the
+// per-op cost model (pipewave/Analysis/CostModel.h) and a device's roofline:
+//
+// * F: the sum over the operations of the stage function of
+//   device.seconds(flops, bytes) (FP32 peak).
+// * B: the cost of the `pipe.bwd` function when pipe-autodiff has run, else
+//   2 x F.
+// * I, W: the costs of `pipe.bwd_input` / `pipe.bwd_weight` when present;
+//   else half of the `pipe.bwd` cost each; else 1 x F each.
+// * Optimizer step: 7 bytes of traffic per parameter byte (Adam: weights,
+//   gradients and two moments read; weights and moments written) over the
+//   device's memory bandwidth.
+// * Activation bytes: the tensors the entry sends from stage s to s+1
+//   (`pipe.send act` ... `from s`), or, before pipe-insert-comm, the results
+//   of stage s's call that later stage calls use. Gradients sent back are
+//   the same size.
+// * Parameter bytes: the `pipe.param` arguments of the stage function.
+// * Stash per microbatch: with `pipe.fwd`, the extra results of the forward
+//   function (its stash) plus the non-parameter arguments; otherwise every
+//   tensor a costed (non-view, non-constant) operation of the stage produces
+//   plus the non-parameter arguments.
+//
+// The stage functions compute either the global batch (before
+// pipe-microbatch) or one microbatch of M1 (after pipe-microbatch{
+// microbatches=M1}, recognised by the `tensor.extract_slice` of a data input
+// in the entry). Work and activation sizes are taken as linear in the
+// samples, so a step of M microbatches scales them by 1/M, or by M1/M.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_DIALECT_SCHED_UTILS_STAGECOSTS_H
+#define PIPEWAVE_DIALECT_SCHED_UTILS_STAGECOSTS_H
+
+#include "pipewave/Simulator/Device.h"
+#include "pipewave/Simulator/Simulator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pipewave::sched {
+
+/// Work and sizes of one stage, for the batch its function computes.
+struct StageWork {
+  /// The stage function.
+  std::string function;
+  double forwardSeconds = 0;
+  double backwardSeconds = 0;
+  double backwardInputSeconds = 0;
+  double backwardWeightSeconds = 0;
+  double optimizerSeconds = 0;
+  double activationBytes = 0;
+  double parameterBytes = 0;
+  double stashBytes = 0;
+  /// Bytes of the non-parameter arguments (the stash under full
+  /// recompute).
+  double inputBytes = 0;
+  /// Where the stash and backward figures come from.
+  bool hasForwardFunction = false;
+  bool hasBackwardFunction = false;
+  bool hasSplitBackward = false;
+};
+
+/// The per-stage work of a module, and how it scales with the microbatches.
+struct ModelCosts {
+  /// Indexed by stage.
+  std::vector<StageWork> stages;
+  /// Dimension 0 of the entry's data inputs (the global batch); 0 when the
+  /// entry has no data input with a static batch.
+  int64_t batch = 0;
+  /// M1 when pipe-microbatch specialised the stages for M1 microbatches,
+  /// else 0.
+  int64_t specializedMicrobatches = 0;
+  /// Operations without a cost rule (counted as free), and the first one's
+  /// name.
+  int uncostedOps = 0;
+  std::string firstUncosted;
+  /// The device the durations are for.
+  sim::DeviceSpec device;
+
+  bool hasBackwardFunctions() const;
+  bool hasSplitBackward() const;
+
+  /// True if any stage has a `pipe.fwd` function: its stash is then known
+  /// (and any recompute policy already applied).
+  bool hasForwardFunctions() const;
+
+  /// The cost table of a step with `microbatches` microbatches (see the file
+  /// comment for the scaling). With `fullRecompute` a stage stashes only its
+  /// inputs and its backward (B, or I) first runs the forward again.
+  sim::CostTable costTable(int64_t microbatches,
+                           bool fullRecompute = false) const;
+};
+
+/// The stage functions the entry calls, in call order (stage k is the k-th),
+/// or failure with an error naming `passName` when a call is out of order.
+/// An entry without stage calls gives an empty list.
+mlir::FailureOr<std::vector<mlir::func::FuncOp>>
+getStageFunctions(mlir::func::FuncOp entry, llvm::StringRef passName);
+
+/// The global batch (dimension 0 of the first data input with a static one)
+/// or 0.
+int64_t getEntryBatch(mlir::func::FuncOp entry);
+
+/// M1 if the entry was specialised by pipe-microbatch{microbatches=M1}
+/// (a data input enters the stages through a tensor.extract_slice of
+/// 1/M1 of its dimension 0), else 0.
+int64_t getSpecializedMicrobatches(mlir::func::FuncOp entry);
+
+/// Costs every stage of `entry` on `device`; emits an error naming
+/// `passName` and returns failure if the module has no stage functions or a
+/// stage function is missing.
+mlir::FailureOr<ModelCosts> computeModelCosts(mlir::func::FuncOp entry,
+                                              const sim::DeviceSpec &device,
+                                              llvm::StringRef passName);
+
+/// A built-in device (cpu, v100, a100, h100, h200) or a device file in the
+/// format of data/devices/*.json (a name ending in ".json"); nullopt with
+/// `error` set otherwise.
+std::optional<sim::DeviceSpec> resolveDevice(llvm::StringRef name,
+                                             std::string &error);
+
+/// The cluster on which a program of `numRanks` ranks is simulated: rank r on
+/// device r, `devicesPerNode` devices per node, as many nodes as needed, and
+/// `memoryBytes` per device (the device's capacity when <= 0).
+sim::Cluster makeCluster(const sim::DeviceSpec &device, int numRanks,
+                         int devicesPerNode, double memoryBytes);
+
+/// Bytes of a ranked, static tensor type (elements x ceil(bits / 8)); 0 for
+/// anything else.
+double typeBytes(mlir::Type type);
+
+/// The cost of every operation of `fn` (nested ones included), each turned
+/// into seconds on `device`; operations without a cost rule count 0 and are
+/// counted in `uncosted` (the first one's name in `firstUncosted`).
+double functionSeconds(mlir::func::FuncOp fn, const sim::DeviceSpec &device,
+                       int &uncosted, std::string &firstUncosted);
+
+} // namespace pipewave::sched
+
+#endif // PIPEWAVE_DIALECT_SCHED_UTILS_STAGECOSTS_H

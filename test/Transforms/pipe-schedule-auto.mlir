@@ -1,0 +1,69 @@
+// schedule=auto simulates the candidate schedules on the test device of
+// Inputs/sim-unit-device.json (1 GFLOP/s, 1 GB/s links without latency) and
+// keeps the fastest that fits in memory. The model is the one of
+// sched-simulate.mlir: two stages, F = 320 and 72 ns for the batch of 4.
+// Only gpipe, 1f1b and zb-h1 run two stages on two ranks or more.
+
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=auto device=%S/Inputs/sim-unit-device.json" --sched-verify 2>&1 | FileCheck %s --check-prefix=FAST
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=auto device=%S/Inputs/sim-unit-device.json memory=300B" --sched-verify --sched-simulate="device=%S/Inputs/sim-unit-device.json memory=300B report=-" 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=auto device=%S/Inputs/sim-unit-device.json memory=200B" --sched-verify 2>&1 | FileCheck %s --check-prefix=RECOMPUTE
+// RUN: not pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=auto device=%S/Inputs/sim-unit-device.json memory=100B" 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=auto device=%S/Inputs/sim-unit-device.json microbatches=2" --sched-verify 2>&1 | FileCheck %s --check-prefix=FIXED
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-microbatch="microbatches=2" --pipe-autodiff --pipe-insert-comm --pipe-schedule="schedule=auto device=%S/Inputs/sim-unit-device.json" --sched-verify 2>&1 | FileCheck %s --check-prefix=COMPILED
+
+// With 1000 B per device everything fits; ZB-H1 with 4 microbatches wins.
+// FAST:      remark: pipe-schedule: schedule=auto chose zb-h1 microbatches=4
+// FAST-NEXT:   18 candidates simulated on unit with 1000 B per device, 18 fit; the fastest that fits wins
+// FAST-NEXT:   2 stages, fixed by the partition; microbatches: the divisors of the batch 4 up to 64
+// FAST-NEXT:   recompute: none (the stash of every stage) or full (the stage inputs only; the backward runs the forward again)
+// FAST-NEXT:     schedule                   M recompute ranks    step time   bubble  peak memory  fits
+// FAST-NEXT:   * zb-h1                      4 none          2      0.98 us   0.4000        306 B   yes
+// FAST-NEXT:     1f1b                       4 none          2      1.00 us   0.4108        233 B   yes
+// FAST:        gpipe                      1 none          2      1.43 us   0.5894        420 B   yes
+// FAST:      sched.program "zb-h1" stages 2 microbatches 4 {
+
+// With 300 B ZB-H1 (306 B) no longer fits: 1F1B with 4 microbatches. By
+// hand: F = 80 / 18 ns, B = 160 / 36 ns per microbatch, 32 ns per message;
+// rank 0 runs F0 [0, 80], F1 [80, 160], B0 [198, 358], F2, B1, F3, then B2
+// [678, 838] and B3 [838, 998]. Its last stage holds the weights, their
+// gradients and moments (128 B), one microbatch (73 B) and a message
+// (32 B): 233 B.
+// BUDGET:      remark: pipe-schedule: schedule=auto chose 1f1b microbatches=4
+// BUDGET:      * 1f1b                       4 none          2      1.00 us   0.4108        233 B   yes
+// BUDGET:      sched-simulate: "1f1b", 2 stages on 2 ranks, 4 microbatches, on unit (300 B per device)
+// BUDGET-NEXT: step time: 9.98e-07 s (1.00 us)
+
+// With 200 B only full recompute (the stage inputs stashed) fits.
+// RECOMPUTE: remark: pipe-schedule: schedule=auto chose 1f1b microbatches=4 with full recompute (run pipe-recompute{policy=full} before pipe-autodiff)
+// RECOMPUTE: * 1f1b                       4 full          2      1.34 us   0.4132        192 B   yes
+// RECOMPUTE: sched.program "1f1b" stages 2 microbatches 4 {
+
+// NONE:      error: pipe-schedule: schedule=auto: no candidate fits in 100 B per device
+// NONE-NEXT:   18 candidates simulated on unit with 100 B per device, 0 fit; the fastest that fits wins
+// NONE-NOT:  *
+
+// A fixed microbatch count leaves the schedules and the recompute policy.
+// FIXED:      remark: pipe-schedule: schedule=auto chose zb-h1 microbatches=2
+// FIXED-NEXT:   6 candidates simulated on unit with 1000 B per device, 6 fit; the fastest that fits wins
+// FIXED-NEXT:   2 stages, fixed by the partition; microbatches=2 (the option)
+
+// After pipe-microbatch and pipe-autodiff the microbatch count and the
+// stash (the pipe.fwd functions) are fixed; the backward is costed from the
+// pipe.bwd functions.
+// COMPILED:      remark: pipe-schedule: schedule=auto chose
+// COMPILED-NEXT:   3 candidates simulated on unit with 1000 B per device, 3 fit; the fastest that fits wins
+// COMPILED-NEXT:   2 stages, fixed by the partition; microbatches=2 (set by pipe-microbatch)
+// COMPILED-NEXT:   recompute: as compiled (the stash of the pipe.fwd functions)
+// COMPILED:      sched.program "{{.*}}" stages 2 microbatches 2 {
+
+func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
+                %w: tensor<1x8xf32> {pipe.param, pipe.name = "w"}) -> tensor<f32> {
+  %a = tosa.tanh %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  pipe.split
+  %b = tosa.add %a, %w : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+  %s = tosa.reduce_sum %b {axis = 0 : i32} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+  %s2 = tosa.reduce_sum %s {axis = 1 : i32} : (tensor<1x8xf32>) -> tensor<1x1xf32>
+  %shape = tosa.const_shape {values = dense<> : tensor<0xindex>} : () -> !tosa.shape<0>
+  %l = tosa.reshape %s2, %shape : (tensor<1x1xf32>, !tosa.shape<0>) -> tensor<f32>
+  return %l : tensor<f32>
+}
