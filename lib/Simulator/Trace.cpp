@@ -291,7 +291,44 @@ std::string svgTimeline(const Program &program, const SimReport &report,
       std::max(1, static_cast<int>((width - left - right) / 44));
   const int legendLines = (numMicrobatches + perLine - 1) / perLine;
   const double legendY = axisY + 44;
-  const double height = legendY + 22 * legendLines + 46;
+
+  // The key of the kinds, wrapped to the width: label, fill, hatched, and
+  // where it goes (line, x).
+  struct Key {
+    const char *label;
+    std::string fill;
+    bool hatched;
+    int line = 0;
+    double x = 0;
+  };
+  std::vector<Key> keys = {
+      {"F forward (light)", computeColours(ActionKind::Forward, 0).first,
+       false},
+      {"B backward (dark)", computeColours(ActionKind::Backward, 0).first,
+       false},
+      {"I input grad (medium)",
+       computeColours(ActionKind::BackwardInput, 0).first, false},
+      {"W weight grad (hatched)",
+       computeColours(ActionKind::BackwardWeight, 0).first, true},
+      {"all-reduce", "#999", false},
+      {"optimizer", "#555", false},
+      // Drawn as a strip, not a box.
+      {"transfer (under the sender)", hsl(hueOf(0), 70, 60), false}};
+  int keyLines = 1;
+  {
+    double x = left;
+    for (Key &key : keys) {
+      double keyWidth = 40 + 6.0 * std::string(key.label).size();
+      if (x > left && x + keyWidth - 30 > width - right) {
+        x = left;
+        ++keyLines;
+      }
+      key.line = keyLines - 1;
+      key.x = x;
+      x += keyWidth;
+    }
+  }
+  const double height = legendY + 22 * legendLines + 22 * keyLines + 24;
 
   std::string title = options.title;
   if (title.empty())
@@ -446,36 +483,22 @@ std::string svgTimeline(const Program &program, const SimReport &report,
     svg += "<text x=\"" + fmt(x + 31) + "\" y=\"" + fmt(y + 11) + "\">" +
            std::to_string(m) + "</text>\n";
   }
-  double keyY = legendY + 22 * legendLines - 8;
-  struct Key {
-    const char *label;
-    std::string fill;
-    bool hatched;
-  };
-  std::vector<Key> keys = {
-      {"F forward (light)", computeColours(ActionKind::Forward, 0).first,
-       false},
-      {"B backward (dark)", computeColours(ActionKind::Backward, 0).first,
-       false},
-      {"I input grad (medium)",
-       computeColours(ActionKind::BackwardInput, 0).first, false},
-      {"W weight grad (hatched)",
-       computeColours(ActionKind::BackwardWeight, 0).first, true},
-      {"all-reduce", "#999", false},
-      {"optimizer", "#555", false}};
-  double x = left;
   for (const Key &key : keys) {
+    double keyY = legendY + 22 * (legendLines + key.line) - 8;
+    double x = key.x;
+    if (&key == &keys.back()) {
+      svg += "<path d=\"" + box(x, keyY + 5, 22, 4) + "\" fill=\"" + key.fill +
+             "\"/><text x=\"" + fmt(x + 26) + "\" y=\"" + fmt(keyY + 11) +
+             "\">" + key.label + "</text>\n";
+      continue;
+    }
     svg += "<path d=\"" + box(x, keyY, 14, 14) + "\" fill=\"" + key.fill +
            "\" stroke=\"#333\" stroke-width=\"0.5\"/>";
     if (key.hatched)
       svg += "<path d=\"" + box(x, keyY, 14, 14) + "\" fill=\"url(#hatch)\"/>";
     svg += "<text x=\"" + fmt(x + 18) + "\" y=\"" + fmt(keyY + 11) + "\">" +
            key.label + "</text>\n";
-    x += 40 + 6.0 * std::string(key.label).size();
   }
-  svg += "<path d=\"" + box(x, keyY + 5, 22, 4) + "\" fill=\"" +
-         hsl(hueOf(0), 70, 60) + "\"/><text x=\"" + fmt(x + 26) + "\" y=\"" +
-         fmt(keyY + 11) + "\">transfer (under the sender)</text>\n";
   svg += "</g>\n</svg>\n";
   return svg;
 }
