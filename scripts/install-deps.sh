@@ -7,6 +7,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libopenmpi-dev openmpi-bin libopenblas-dev
   libgtest-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
 )
 
 missing=()

@@ -47,5 +47,5 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.pipewave_tools_dir, append_path=True)
 
 tool_dirs = [config.pipewave_tools_dir, config.llvm_tools_dir]
-tools = ["pipewave-opt"]
+tools = ["pipewave-opt", "pipewave-import"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

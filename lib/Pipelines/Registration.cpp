@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Pipelines/Pipelines.h"
@@ -14,6 +15,7 @@ void pipewave::registerAllPasses() {
   pipe::registerPipePasses();
   sched::registerSchedPasses();
   registerPipelines();
+  registerConversionPasses();
 }
 
 void pipewave::registerAllDialects(mlir::DialectRegistry &registry) {

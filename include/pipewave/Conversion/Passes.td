@@ -1,0 +1,123 @@
+//===- Passes.td - Lowering stage functions to native code --*- tablegen -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_CONVERSION_PASSES_TD
+#define PIPEWAVE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PipeIsolateStages : Pass<"pipe-isolate-stages", "::mlir::ModuleOp"> {
+  let summary = "Keeps only the stage functions for lowering";
+  let description = [{
+    First step of `pipe-lower-to-llvm`. The runtime composes the stages from
+    the model descriptor, so everything but the stage functions (functions
+    with `pipe.stage`) is erased: the entry composition with its
+    `pipe.send`/`pipe.recv` and the `sched.program` (read them first, as
+    `pipewave-compile` does). Stage functions become private (only their ABI
+    wrappers are visible), and every argument is marked
+    `bufferization.writable = false`: the runtime owns argument buffers
+    (parameters, data slices, received activations) and stages must not
+    write into them.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def PipeMatmulToBlas : Pass<"pipe-matmul-to-blas", "::mlir::ModuleOp"> {
+  let summary = "Calls BLAS for f32 matmuls on buffers";
+  let description = [{
+    Rewrites every `linalg.batch_matmul` and `linalg.matmul` on f32 memrefs
+    (default indexing maps) into a call of the runtime helper
+    `pw_sgemm_batched` / `pw_sgemm` (provided by libpipewave_cpu_kernels,
+    calling OpenBLAS `cblas_sgemm`), passing the operands as strided memrefs
+    so that any row- or column-major view is accepted. A `linalg.fill` of
+    zero that initialises the output right before the matmul is folded into
+    the call (beta = 0). Runs after bufferization.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def PipeStageABI : Pass<"pipe-stage-abi", "::mlir::ModuleOp"> {
+  let summary = "Adds the runtime ABI wrapper of every stage function";
+  let description = [{
+    Runs on bufferized stage functions whose results became out-parameters
+    (`buffer-results-to-out-params{add-result-attr}`; memrefs with identity
+    layout). For stage k it adds the public function
+
+      void pw_stage<k>_forward(void *const *args, void *const *results)
+
+    (the runtime's `pw_stage_fn`): it loads the buffer pointer of every
+    argument and result, builds their memref descriptors with the static
+    shapes and calls the stage function, which gets internal linkage (only
+    its wrapper is exported). Result buffers are preallocated by the caller.
+  }];
+  let options = [
+    Option<"prefix", "prefix", "std::string", /*default=*/"\"pw_stage\"",
+           "Symbol prefix of the wrappers (<prefix><k>_forward)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def PipeMatmulVectorize : Pass<"pipe-matmul-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tiles and vectorizes f32 matmuls on tensors";
+  let description = [{
+    The MLIR alternative to `pipe-matmul-to-blas`: every statically shaped
+    f32 `linalg.batch_matmul` / `linalg.matmul` is tiled for the caches
+    (`mc` x `nc` x `kc`, loops n, k, m), then for registers (`mr` x `nr`),
+    then by 1 along k, and the innermost [mr, 1] x [1, nr] product is
+    vectorized to a `vector.contract` (an outer product per k step). Tile
+    sizes shrink to divisors of the matmul's sizes; a matmul whose column
+    tile would be narrower than `min-nr` is left alone. Run
+    `pipe-hoist-vector-transfers` after bufferization so that the
+    accumulator tile stays in registers across the k loop, and lower
+    contractions to outer products (`convert-vector-to-llvm`
+    `vector-contract-lowering=outerproduct`).
+  }];
+  let options = [
+    Option<"mr", "mr", "int64_t", /*default=*/"8", "Register tile rows">,
+    Option<"nr", "nr", "int64_t", /*default=*/"32", "Register tile columns">,
+    Option<"mc", "mc", "int64_t", /*default=*/"64", "Cache tile rows">,
+    Option<"nc", "nc", "int64_t", /*default=*/"256", "Cache tile columns">,
+    Option<"kc", "kc", "int64_t", /*default=*/"256", "Cache tile depth">,
+    Option<"minNr", "min-nr", "int64_t", /*default=*/"1",
+           "Leave a matmul alone (for pipe-matmul-to-blas) when its register "
+           "tile gets fewer columns than this">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def PipeHoistVectorTransfers
+    : Pass<"pipe-hoist-vector-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Hoists loop-invariant vector transfers on buffers";
+  let description = [{
+    Applies `linalg::hoistRedundantVectorTransfers`: a transfer_read /
+    transfer_write pair of the same buffer slice in a loop (the accumulator
+    tile of a vectorized matmul's k loop) moves out of the loop and the
+    vector is carried in a register. Runs after bufferization.
+  }];
+}
+
+def PipeLowerVectors : Pass<"pipe-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Lowers n-D vector ops of vectorized matmuls towards LLVM";
+  let description = [{
+    Drops leading unit dimensions, lowers `vector.contract` to outer products
+    and those to FMAs, lowers transposes, broadcasts, shape casts and
+    reductions, and turns transfers of rank 1 into loads and stores.
+    Followed by `convert-vector-to-scf{full-unroll}` for the remaining n-D
+    transfers and `convert-vector-to-llvm`.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // PIPEWAVE_CONVERSION_PASSES_TD

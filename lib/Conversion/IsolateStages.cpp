@@ -1,0 +1,76 @@
+//===- IsolateStages.cpp - pipe-isolate-stages ------------------------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Keeps only the stage functions of a pipelined module, ready to be lowered
+// to native code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Conversion/Passes.h"
+#include "pipewave/Dialect/Pipe/IR/Pipe.h"
+#include "pipewave/Dialect/Sched/IR/Sched.h"
+
+namespace pipewave {
+#define GEN_PASS_DEF_PIPEISOLATESTAGES
+#include "pipewave/Conversion/Passes.h.inc"
+} // namespace pipewave
+
+using namespace mlir;
+using namespace pipewave;
+
+namespace {
+
+struct PipeIsolateStagesPass
+    : public pipewave::impl::PipeIsolateStagesBase<PipeIsolateStagesPass> {
+  using PipeIsolateStagesBase::PipeIsolateStagesBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> stages;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (pipe::getStage(fn) >= 0 && !fn.isExternal())
+        stages.push_back(fn);
+    if (stages.empty()) {
+      module.emitError() << "pipe-isolate-stages: the module has no stage "
+                            "function (func.func with pipe.stage); run "
+                            "pipe-outline-stages first";
+      return signalPassFailure();
+    }
+
+    // Keep the stage functions and whatever they reference.
+    SymbolTable symbols(module);
+    llvm::SmallPtrSet<Operation *, 16> keep;
+    SmallVector<Operation *> worklist;
+    for (func::FuncOp fn : stages)
+      if (keep.insert(fn).second)
+        worklist.push_back(fn);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (auto uses = SymbolTable::getSymbolUses(op))
+        for (const SymbolTable::SymbolUse &use : *uses)
+          if (Operation *def =
+                  symbols.lookup(use.getSymbolRef().getRootReference()))
+            if (keep.insert(def).second)
+              worklist.push_back(def);
+    }
+    for (Operation &op :
+         llvm::make_early_inc_range(module.getBody()->getOperations()))
+      if ((isa<func::FuncOp>(op) && !keep.contains(&op)) ||
+          isa<sched::ProgramOp>(op))
+        op.erase();
+
+    for (func::FuncOp fn : stages) {
+      fn.setPrivate();
+      for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+        if (isa<TensorType>(fn.getArgumentTypes()[i]))
+          fn.setArgAttr(i,
+                        bufferization::BufferizationDialect::kWritableAttrName,
+                        BoolAttr::get(&getContext(), false));
+    }
+  }
+};
+
+} // namespace

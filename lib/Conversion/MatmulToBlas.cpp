@@ -1,0 +1,124 @@
+//===- MatmulToBlas.cpp - pipe-matmul-to-blas ------------------------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// f32 matmuls on buffers become calls of the runtime helpers
+//
+//   void pw_sgemm_batched(float beta, <memref A>, <memref B>, <memref C>);
+//   void pw_sgemm(float beta, <memref A>, <memref B>, <memref C>);
+//
+// computing C = A * B + beta * C (per batch). Operands are passed as fully
+// dynamic strided memrefs, which convert-func-to-llvm expands into
+// (allocated, aligned, offset, sizes..., strides...). The helpers live in
+// lib/Target/CPU/Kernels.c (libpipewave_cpu_kernels) and call OpenBLAS.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/Matchers.h"
+
+namespace pipewave {
+#define GEN_PASS_DEF_PIPEMATMULTOBLAS
+#include "pipewave/Conversion/Passes.h.inc"
+} // namespace pipewave
+
+using namespace mlir;
+using namespace pipewave;
+
+namespace {
+
+/// `memref<?x...x?xf32, strided<[?, ...], offset: ?>>` of rank `rank`.
+MemRefType dynamicStrided(MLIRContext *ctx, int64_t rank) {
+  SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
+  SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
+  auto layout =
+      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides);
+  return MemRefType::get(shape, Float32Type::get(ctx), layout);
+}
+
+/// The linalg.fill of zero into `out` that `matmul` can absorb (beta = 0):
+/// earlier in the same block, with only side-effect free ops in between.
+linalg::FillOp findZeroFill(Operation *matmul, Value out) {
+  for (Operation *op = matmul->getPrevNode(); op; op = op->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      if (fill.getOutputs().front() != out)
+        return nullptr;
+      if (!matchPattern(fill.getInputs().front(), m_AnyZeroFloat()))
+        return nullptr;
+      return fill;
+    }
+    if (!isMemoryEffectFree(op))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+struct PipeMatmulToBlasPass
+    : public pipewave::impl::PipeMatmulToBlasBase<PipeMatmulToBlasPass> {
+  using PipeMatmulToBlasBase::PipeMatmulToBlasBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> matmuls;
+    module.walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::BatchMatmulOp, linalg::MatmulOp>(op))
+        return;
+      if (!op.hasPureBufferSemantics())
+        return;
+      if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
+          bmm && bmm.hasUserDefinedMaps())
+        return;
+      if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation());
+          mm && mm.hasUserDefinedMaps())
+        return;
+      for (Value v : op->getOperands())
+        if (!cast<MemRefType>(v.getType()).getElementType().isF32())
+          return;
+      matmuls.push_back(op);
+    });
+
+    OpBuilder b(&getContext());
+    for (linalg::LinalgOp op : matmuls) {
+      bool batched = isa<linalg::BatchMatmulOp>(op);
+      int64_t rank = batched ? 3 : 2;
+      StringRef callee = batched ? "pw_sgemm_batched" : "pw_sgemm";
+      MemRefType operandType = dynamicStrided(&getContext(), rank);
+      func::FuncOp decl = getOrCreateDecl(module, callee, operandType);
+
+      Value out = op.getDpsInitOperand(0)->get();
+      float beta = 1.0f;
+      if (linalg::FillOp fill = findZeroFill(op, out)) {
+        fill.erase();
+        beta = 0.0f;
+      }
+      b.setInsertionPoint(op);
+      Location loc = op.getLoc();
+      SmallVector<Value> operands = {arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(beta))};
+      for (Value v : {op.getDpsInputOperand(0)->get(),
+                      op.getDpsInputOperand(1)->get(), out})
+        operands.push_back(memref::CastOp::create(b, loc, operandType, v));
+      func::CallOp::create(b, loc, decl, operands);
+      op->erase();
+    }
+  }
+
+  func::FuncOp getOrCreateDecl(ModuleOp module, StringRef name,
+                               MemRefType operandType) {
+    if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+      return fn;
+    auto b = OpBuilder::atBlockBegin(module.getBody());
+    auto type = b.getFunctionType(
+        {b.getF32Type(), operandType, operandType, operandType}, {});
+    auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+    fn.setPrivate();
+    return fn;
+  }
+};
+
+} // namespace

@@ -1,0 +1,127 @@
+//===- Pipelines.cpp - pipe-lower-to-llvm -----------------------------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Conversion/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                        const LowerToLLVMOptions &options) {
+  pm.addPass(createPipeIsolateStages());
+
+  // TOSA to linalg, arith and tensor.
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(tosa::createTosaToLinalgNamed());
+  fn.addPass(tosa::createTosaToLinalg());
+  fn.addPass(createTosaToArithPass());
+  fn.addPass(createTosaToTensorPass());
+  pm.addPass(createCanonicalizerPass());
+  // One loop nest (and one buffer) for chains of elementwise ops.
+  pm.nest<func::FuncOp>().addPass(createLinalgElementwiseOpFusionPass());
+  bool vectorize = options.matmul == "vector" || options.matmul == "auto";
+  if (vectorize) {
+    PipeMatmulVectorizeOptions tiling;
+    // auto: only matmuls whose columns tile into vectors of 8 or more; BLAS
+    // takes the others.
+    if (options.matmul == "auto")
+      tiling.minNr = 8;
+    pm.nest<func::FuncOp>().addPass(createPipeMatmulVectorize(tiling));
+    pm.addPass(createCanonicalizerPass());
+  }
+
+  // Whole-function bufferization; results become out-parameters the caller
+  // allocates (the runtime preallocates every result buffer).
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.addResultAttribute = true;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createCanonicalizerPass());
+  if (vectorize) {
+    // Transfers on the buffers themselves (not subviews), loop-invariant
+    // indices out of the k loops, then the accumulator out of them.
+    OpPassManager &hoist = pm.nest<func::FuncOp>();
+    hoist.addPass(memref::createFoldMemRefAliasOpsPass());
+    hoist.addPass(createCSEPass());
+    hoist.addPass(createLoopInvariantCodeMotionPass());
+    hoist.addPass(createPipeHoistVectorTransfers());
+    pm.addPass(createCanonicalizerPass());
+  }
+
+  if (options.matmul == "blas" || options.matmul == "auto")
+    pm.addPass(createPipeMatmulToBlas());
+  pm.addPass(createPipeStageABI());
+
+  // Loops, then LLVM.
+  pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
+  if (vectorize) {
+    pm.nest<func::FuncOp>().addPass(createPipeLowerVectors());
+    pm.addPass(createConvertVectorToSCFPass(
+        VectorTransferToSCFOptions().enableFullUnroll()));
+    pm.addPass(createCanonicalizerPass());
+  }
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void pipewave::registerConversionPasses() {
+  registerPipeLoweringPasses();
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "pipe-lower-to-llvm",
+      "Lowers the stage functions of a pipelined module to the LLVM dialect, "
+      "each with a pw_stage<k>_forward wrapper of the runtime ABI "
+      "(void (void *const *args, void *const *results))",
+      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        if (options.matmul != "auto" && options.matmul != "blas" &&
+            options.matmul != "loops" && options.matmul != "vector")
+          llvm::report_fatal_error("pipe-lower-to-llvm: matmul must be auto, "
+                                   "blas, vector or loops");
+        buildLowerToLLVMPipeline(pm, options);
+      });
+}

@@ -1,0 +1,101 @@
+//===- CPUTarget.h - Compiled models for the CPU runtime ----------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What pipewave-compile needs besides the MLIR passes: the description of a
+// pipelined module that the runtime reads (pw_model of
+// pipewave-runtime/model.h), emitting it as LLVM globals next to the stage
+// code, and native object code for the host.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_LIB_TARGET_CPU_CPUTARGET_H
+#define PIPEWAVE_LIB_TARGET_CPU_CPUTARGET_H
+
+#include "pipewave/Schedule/Program.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+class raw_pwrite_stream;
+} // namespace llvm
+
+namespace pipewave::target {
+
+/// pw_tensor_info.
+struct TensorDesc {
+  std::string name;
+  int32_t dtype = 0; ///< pw_dtype
+  std::vector<int64_t> shape;
+};
+
+/// pw_stage; functions by symbol name (void (void *const *, void *const *)),
+/// empty for none.
+struct StageDesc {
+  std::vector<TensorDesc> args;
+  std::vector<int32_t> argSource; ///< pw_arg_source
+  std::vector<int32_t> argIndex;
+  std::vector<TensorDesc> results;
+  std::string forwardSymbol;
+  // Training (pipe-autodiff); empty for inference.
+  std::vector<TensorDesc> stash;
+  std::vector<int32_t> resultHasGrad;
+  std::vector<int32_t> gradArgs;
+  std::string backwardSymbol;
+  std::string backwardInputSymbol;
+  std::string backwardWeightSymbol;
+  std::vector<TensorDesc> wstash;
+};
+
+/// pw_model.
+struct ModelDesc {
+  std::string name;
+  std::string schedule;
+  int32_t numMicrobatches = 1;
+  std::vector<TensorDesc> inputs;
+  std::vector<int32_t> inputIsParam;
+  std::vector<TensorDesc> outputs;
+  std::vector<int32_t> outputCombine; ///< pw_output_combine
+  std::vector<StageDesc> stages;
+  schedule::Program program;
+};
+
+/// Reads the description of a module after pipe-outline-stages,
+/// pipe-microbatch, pipe-insert-comm and pipe-schedule: the entry `entry`
+/// (global shapes, `pipe.name` of arguments and results, parameters,
+/// `pipe.combine`), its stage calls
+/// (argument sources, microbatch shapes) and the sched.program. Stage k's
+/// forward is `<wrapperPrefix><k>_forward`. Errors are emitted on the IR.
+mlir::FailureOr<ModelDesc> readModelDesc(mlir::ModuleOp module,
+                                         llvm::StringRef entry,
+                                         llvm::StringRef modelName,
+                                         llvm::StringRef wrapperPrefix);
+
+/// Adds the constant `pw_model` for `desc` to `module`, with
+/// `const pw_model *pw_get_model(void)`, and, when `withMain`,
+/// `int main(int argc, char **argv)` calling `pw_runtime_main`. The stage
+/// wrappers must be defined or declared in `module`. The struct layouts are
+/// checked against the C header for the module's data layout; returns false
+/// with `error` set on a mismatch.
+bool emitModelDescriptor(llvm::Module &module, const ModelDesc &desc,
+                         bool withMain, std::string &error);
+
+/// Sets `module`'s triple and data layout for the host CPU, optimizes it at
+/// `optLevel` (0-3) and, when `os` is given, writes a native object file.
+bool optimizeAndEmitObject(llvm::Module &module, unsigned optLevel,
+                           llvm::raw_pwrite_stream *os, std::string &error);
+
+/// Prepares `module` for the host (triple, data layout) without emitting.
+bool setHostTarget(llvm::Module &module, std::string &error);
+
+} // namespace pipewave::target
+
+#endif // PIPEWAVE_LIB_TARGET_CPU_CPUTARGET_H

@@ -1,0 +1,110 @@
+/*===- Kernels.c - Helpers that compiled stage code calls -----------------===*
+ *
+ * Part of the pipewave project.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * pipe-matmul-to-blas rewrites f32 matmuls on buffers into calls of these
+ * helpers. Every memref operand arrives as the fields of its MLIR memref
+ * descriptor (convert-func-to-llvm's expanded calling convention):
+ *
+ *   float *allocated, float *aligned, int64_t offset,
+ *   int64_t size[rank], int64_t stride[rank]
+ *
+ * They compute C = A * B + beta * C (for every batch b of the batched form)
+ * with OpenBLAS cblas_sgemm when each matrix has a unit stride along one of
+ * its dimensions (row- or column-major, any leading dimension), and with
+ * plain loops otherwise. Batch dimensions of size 1 broadcast.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include <cblas.h>
+#include <stdint.h>
+
+/* One matrix operand: base pointer, rows x cols, row and column strides. */
+typedef struct pw_mat {
+  float *data;
+  int64_t rows, cols, rs, cs;
+} pw_mat;
+
+/* Layout of a matrix for cblas in row-major order: NoTrans with lda = rs when
+ * cs == 1, Trans with lda = cs when rs == 1. Returns 0 if neither. */
+static int blas_layout(const pw_mat *m, enum CBLAS_TRANSPOSE *trans,
+                       int64_t *ld) {
+  /* The stride of a unit dimension is irrelevant. */
+  int64_t rs = m->rows == 1 ? (m->cols > 1 ? m->cols : 1) : m->rs;
+  int64_t cs = m->cols == 1 ? 1 : m->cs;
+  if (cs == 1 && rs >= (m->cols > 1 ? m->cols : 1)) {
+    *trans = CblasNoTrans;
+    *ld = rs;
+    return 1;
+  }
+  if (rs == 1 && cs >= (m->rows > 1 ? m->rows : 1)) {
+    *trans = CblasTrans;
+    *ld = cs;
+    return 1;
+  }
+  return 0;
+}
+
+static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c) {
+  int64_t m = c->rows, n = c->cols, k = a->cols;
+  if (m == 0 || n == 0)
+    return;
+  enum CBLAS_TRANSPOSE ta, tb, tc;
+  int64_t lda, ldb, ldc;
+  if (k > 0 && blas_layout(a, &ta, &lda) && blas_layout(b, &tb, &ldb) &&
+      blas_layout(c, &tc, &ldc) && tc == CblasNoTrans && m < INT32_MAX &&
+      n < INT32_MAX && k < INT32_MAX) {
+    cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
+                (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (int64_t p = 0; p < k; ++p)
+        acc += a->data[i * a->rs + p * a->cs] * b->data[p * b->rs + j * b->cs];
+      float *out = &c->data[i * c->rs + j * c->cs];
+      *out = beta == 0.0f ? acc : acc + beta * *out;
+    }
+}
+
+void pw_sgemm(float beta,
+              float *a_alloc, float *a, int64_t a_off, int64_t a_m,
+              int64_t a_k, int64_t a_sm, int64_t a_sk,
+              float *b_alloc, float *b, int64_t b_off, int64_t b_k,
+              int64_t b_n, int64_t b_sk, int64_t b_sn,
+              float *c_alloc, float *c, int64_t c_off, int64_t c_m,
+              int64_t c_n, int64_t c_sm, int64_t c_sn) {
+  (void)a_alloc;
+  (void)b_alloc;
+  (void)c_alloc;
+  (void)b_k;
+  pw_mat ma = {a + a_off, a_m, a_k, a_sm, a_sk};
+  pw_mat mb = {b + b_off, a_k, b_n, b_sk, b_sn};
+  pw_mat mc = {c + c_off, c_m, c_n, c_sm, c_sn};
+  gemm(beta, &ma, &mb, &mc);
+}
+
+void pw_sgemm_batched(float beta,
+                      float *a_alloc, float *a, int64_t a_off, int64_t a_b,
+                      int64_t a_m, int64_t a_k, int64_t a_sb, int64_t a_sm,
+                      int64_t a_sk,
+                      float *b_alloc, float *b, int64_t b_off, int64_t b_b,
+                      int64_t b_k, int64_t b_n, int64_t b_sb, int64_t b_sk,
+                      int64_t b_sn,
+                      float *c_alloc, float *c, int64_t c_off, int64_t c_b,
+                      int64_t c_m, int64_t c_n, int64_t c_sb, int64_t c_sm,
+                      int64_t c_sn) {
+  (void)a_alloc;
+  (void)b_alloc;
+  (void)c_alloc;
+  (void)b_k;
+  for (int64_t i = 0; i < c_b; ++i) {
+    pw_mat ma = {a + a_off + (a_b == 1 ? 0 : i * a_sb), a_m, a_k, a_sm, a_sk};
+    pw_mat mb = {b + b_off + (b_b == 1 ? 0 : i * b_sb), a_k, b_n, b_sk, b_sn};
+    pw_mat mc = {c + c_off + i * c_sb, c_m, c_n, c_sm, c_sn};
+    gemm(beta, &ma, &mb, &mc);
+  }
+}

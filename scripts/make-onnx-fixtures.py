@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Regenerates the small ONNX fixtures of test/Import/Onnx/Inputs.
+
+Needs python3-onnx and numpy (fixture generation only; the .onnx files are
+committed). Usage: python3 scripts/make-onnx-fixtures.py [OUTDIR]
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as TP
+from onnx import helper as h
+from onnx import numpy_helper as nh
+
+OPSET = 17
+rng = np.random.default_rng(0)
+
+
+def init(name, *shape, dtype=np.float32):
+    return nh.from_array((rng.standard_normal(shape) * 0.1).astype(dtype), name)
+
+
+def ints(name, values):
+    return nh.from_array(np.array(values, dtype=np.int64), name)
+
+
+def save(outdir, name, nodes, inputs, outputs, inits=(), opset=OPSET):
+    graph = h.make_graph(nodes, name, inputs, outputs, list(inits))
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)],
+                         producer_name="make-onnx-fixtures")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(outdir, name + ".onnx"))
+
+
+def vi(name, elem, shape):
+    return h.make_tensor_value_info(name, elem, shape)
+
+
+def main():
+    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(__file__), "..", "test", "Import", "Onnx", "Inputs")
+    os.makedirs(outdir, exist_ok=True)
+
+    # MLP with an MSE loss: Gemm, Relu, MatMul + Add, Sub, Mul, ReduceMean.
+    save(outdir, "mlp_mse", [
+        h.make_node("Gemm", ["x", "w0", "b0"], ["h0"], name="fc0", transB=1),
+        h.make_node("Relu", ["h0"], ["a0"], name="relu0"),
+        h.make_node("MatMul", ["a0", "w1"], ["m1"], name="fc1"),
+        h.make_node("Add", ["m1", "b1"], ["out"], name="bias1"),
+        h.make_node("Sub", ["out", "y"], ["d"], name="diff"),
+        h.make_node("Mul", ["d", "d"], ["sq"], name="square"),
+        h.make_node("ReduceMean", ["sq"], ["loss"], name="mse", keepdims=0),
+    ], [vi("x", TP.FLOAT, [4, 8]), vi("y", TP.FLOAT, [4, 2])],
+       [vi("loss", TP.FLOAT, [])],
+       [init("w0", 16, 8), init("b0", 16), init("w1", 16, 2), init("b1", 2)])
+
+    # A single-head attention block with a residual and LayerNorm; the head
+    # reshape uses a Shape/Gather/Unsqueeze/Concat subgraph as exporters emit.
+    B, S, D = 2, 4, 8
+    save(outdir, "attention", [
+        h.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+        h.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+        h.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+        h.make_node("Transpose", ["k"], ["kt"], name="k_t", perm=[0, 2, 1]),
+        h.make_node("MatMul", ["q", "kt"], ["s"], name="scores"),
+        h.make_node("Div", ["s", "scale"], ["ss"], name="scale_scores"),
+        h.make_node("Softmax", ["ss"], ["p"], name="softmax", axis=-1),
+        h.make_node("MatMul", ["p", "v"], ["ctx"], name="context"),
+        h.make_node("Shape", ["ctx"], ["shp"], name="shape"),
+        h.make_node("Gather", ["shp", "i0"], ["b"], name="gather_b", axis=0),
+        h.make_node("Unsqueeze", ["b", "ax0"], ["bu"], name="unsq_b"),
+        h.make_node("Concat", ["bu", "minus1"], ["flat_shape"], name="cat",
+                    axis=0),
+        h.make_node("Reshape", ["ctx", "flat_shape"], ["ctx2"], name="flatten"),
+        h.make_node("Reshape", ["ctx2", "orig"], ["ctx3"], name="unflatten"),
+        h.make_node("Add", ["x", "ctx3"], ["r"], name="residual"),
+        h.make_node("LayerNormalization", ["r", "ln_g", "ln_b"], ["y"],
+                    name="ln", axis=-1, epsilon=1e-5),
+    ], [vi("x", TP.FLOAT, [B, S, D])], [vi("y", TP.FLOAT, [B, S, D])],
+       [init("wq", D, D), init("wk", D, D), init("wv", D, D),
+        nh.from_array(np.array(np.sqrt(D), dtype=np.float32), "scale"),
+        ints("i0", 0), ints("ax0", [0]), ints("minus1", [-1]),
+        ints("orig", [B, S, D]),
+        nh.from_array(np.ones(D, dtype=np.float32), "ln_g"),
+        nh.from_array(np.zeros(D, dtype=np.float32), "ln_b")])
+
+    # Elementwise family.
+    save(outdir, "elementwise", [
+        h.make_node("Tanh", ["x"], ["t"], name="tanh"),
+        h.make_node("Sigmoid", ["t"], ["sg"], name="sigmoid"),
+        h.make_node("Exp", ["sg"], ["e"], name="exp"),
+        h.make_node("Log", ["e"], ["l"], name="log"),
+        h.make_node("Sqrt", ["e"], ["sq"], name="sqrt"),
+        h.make_node("Pow", ["sq", "two"], ["p"], name="pow"),
+        h.make_node("Neg", ["p"], ["n"], name="neg"),
+        h.make_node("Reciprocal", ["e"], ["rc"], name="recip"),
+        h.make_node("Erf", ["rc"], ["er"], name="erf"),
+        h.make_node("Div", ["er", "l"], ["dv"], name="div"),
+        h.make_node("Identity", ["dv"], ["id"], name="identity"),
+        h.make_node("Dropout", ["id"], ["dr"], name="dropout"),
+        h.make_node("Equal", ["x", "n"], ["eq"], name="equal"),
+        h.make_node("Where", ["eq", "dr", "n"], ["y"], name="where"),
+    ], [vi("x", TP.FLOAT, [2, 3])], [vi("y", TP.FLOAT, [2, 3])],
+       [nh.from_array(np.array(2.0, dtype=np.float32), "two")])
+
+    # Shape family.
+    save(outdir, "shapes", [
+        h.make_node("Flatten", ["x"], ["f"], name="flatten", axis=1),
+        h.make_node("Unsqueeze", ["f", "ax0"], ["u"], name="unsqueeze"),
+        h.make_node("Squeeze", ["u", "ax0"], ["s"], name="squeeze"),
+        h.make_node("Concat", ["s", "s"], ["c"], name="concat", axis=1),
+        h.make_node("Slice", ["c", "st", "en", "axs"], ["sl"], name="slice"),
+        h.make_node("Split", ["sl"], ["a", "b"], name="split", axis=1),
+        h.make_node("Expand", ["a", "eshape"], ["ex"], name="expand"),
+        h.make_node("Cast", ["ex"], ["y"], name="cast", to=TP.FLOAT),
+        h.make_node("Gather", ["emb", "ids"], ["z"], name="embed", axis=0),
+    ], [vi("x", TP.FLOAT, [2, 3, 4]), vi("ids", TP.INT64, [2, 5])],
+       [vi("y", TP.FLOAT, [3, 2, 6]), vi("z", TP.FLOAT, [2, 5, 4])],
+       [ints("ax0", [0]), ints("st", [0]), ints("en", [12]), ints("axs", [1]),
+        ints("eshape", [3, 2, 6]), init("emb", 10, 4)])
+
+    # Classifier with softmax cross-entropy (reductions family).
+    save(outdir, "classifier", [
+        h.make_node("Gemm", ["x", "w", "b"], ["logits"], name="fc"),
+        h.make_node("ReduceMax", ["logits"], ["mx"], name="max", axes=[1]),
+        h.make_node("ReduceSum", ["logits", "ax1"], ["sm"], name="sum"),
+        h.make_node("SoftmaxCrossEntropyLoss", ["logits", "labels"], ["loss"],
+                    name="xent", reduction="mean"),
+    ], [vi("x", TP.FLOAT, [4, 6]), vi("labels", TP.INT64, [4])],
+       [vi("loss", TP.FLOAT, []), vi("mx", TP.FLOAT, [4, 1]),
+        vi("sm", TP.FLOAT, [4, 1])],
+       [init("w", 6, 3), init("b", 3), ints("ax1", [1])])
+
+    # Conv / pools (NCHW).
+    save(outdir, "conv", [
+        h.make_node("Conv", ["x", "w", "b"], ["c"], name="conv",
+                    pads=[1, 1, 1, 1], strides=[1, 1]),
+        h.make_node("MaxPool", ["c"], ["m"], name="maxpool",
+                    kernel_shape=[2, 2], strides=[2, 2]),
+        h.make_node("AveragePool", ["m"], ["y"], name="avgpool",
+                    kernel_shape=[2, 2], strides=[2, 2]),
+    ], [vi("x", TP.FLOAT, [1, 3, 8, 8])], [vi("y", TP.FLOAT, [1, 4, 2, 2])],
+       [init("w", 4, 3, 3, 3), init("b", 4)])
+
+    # Error cases.
+    save(outdir, "unsupported", [
+        h.make_node("Celu", ["x"], ["y"], name="my_celu"),
+    ], [vi("x", TP.FLOAT, [2, 3])], [vi("y", TP.FLOAT, [2, 3])])
+    save(outdir, "dynamic", [
+        h.make_node("Relu", ["x"], ["y"], name="relu"),
+    ], [vi("x", TP.FLOAT, ["batch", 3])], [vi("y", TP.FLOAT, ["batch", 3])])
+
+
+if __name__ == "__main__":
+    main()
