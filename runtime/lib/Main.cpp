@@ -11,13 +11,19 @@
 //    header), loads what its stages read and plans its buffers; the ranks
 //    then agree, so an error anywhere stops all of them (exit 2) before any
 //    schedule message is sent.
-// 4. Run the steps; any failure now aborts the whole job (exit 1).
-// 5. The rank holding the last stage prints step times and output
-//    checksums, writes --out and checks --expect; rank 0 writes --trace.
+//    Training: --resume loads the rank's part of the latest complete
+//    checkpoint here too, so a bad checkpoint stops every rank cleanly.
+// 4. Run the steps; any failure now aborts the whole job (exit 1). Each
+//    step reads the next global batch of the data files. Training prints
+//    the loss per step (and --log-json), and writes checkpoints.
+// 5. The rank holding the last stage (of replica 0) prints step times and
+//    output checksums, writes --out and checks --expect; rank 0 writes
+//    --trace.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Checkpoint.h"
 #include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/Executor.h"
 #include "pipewave-runtime/File.h"
@@ -35,9 +41,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
+#include <unistd.h>
 
 namespace pipewave::runtime {
 
@@ -76,6 +84,10 @@ class Driver {
 public:
   Driver(const pw_model &model, Options options)
       : model(model), options(std::move(options)) {}
+  ~Driver() {
+    if (logFile)
+      std::fclose(logFile);
+  }
 
   int run(int *argc, char ***argv);
 
@@ -85,18 +97,37 @@ private:
   std::unique_ptr<Backend> backend;
   int rank = 0;
   bool isOutputRank = false;
+  bool training = false;
   std::vector<HostTensor> inputTensors;
   std::vector<bool> used;
   std::map<int, HostTensor> expected;
   RankPlan plan;
+  /// Global batches the data files hold (all the same), the rows of one.
+  int64_t dataBatches = 1;
+  int64_t globalBatch = 0;
+  /// Training: steps done before this run (from --resume) and the global
+  /// batch the first step of this run reads.
+  int64_t startStep = 0;
+  int64_t dataPosition = 0;
+  /// From the checkpoint: optimizer state by tensor name, update counts by
+  /// stage.
+  std::map<std::string, HostTensor> resumedState;
+  std::map<int, int64_t> resumedSteps;
+  FILE *logFile = nullptr;
 
   std::unique_ptr<Backend> chooseBackend(int *argc, char ***argv);
   void prepare();
   void loadData();
   void loadParameters();
+  void resume();
   void prepareOutputs();
   int execute();
-  int finishOutputs(const Executor &executor);
+  void setBatch(Executor &executor, int64_t position);
+  void restoreState(Executor &executor);
+  void saveCheckpoint(const Executor &executor, int64_t step,
+                      int64_t nextPosition);
+  std::vector<HostTensor> combineReplicaOutputs(const Executor &executor);
+  int finishOutputs(const std::vector<HostTensor> &outputs);
 };
 
 std::unique_ptr<Backend> Driver::chooseBackend(int *argc, char ***argv) {
@@ -155,6 +186,20 @@ int Driver::run(int *argc, char ***argv) {
 }
 
 void Driver::prepare() {
+  training = !model.forward_only;
+  if (!training) {
+    std::vector<std::string> given = options.trainingOptions;
+    if (!options.logJson.empty())
+      given.push_back("--log-json");
+    if (!options.checkpointDir.empty())
+      given.push_back("--checkpoint-dir");
+    if (options.resume)
+      given.push_back("--resume");
+    if (!given.empty())
+      usageError(given.front() +
+                 " is a training option, but this binary was compiled for "
+                 "inference (forward only)");
+  }
   used.assign(model.num_inputs, false);
   const pw_rank_program &program = model.ranks[rank];
   for (int k = 0; k < program.num_stages; ++k) {
@@ -166,7 +211,15 @@ void Driver::prepare() {
   inputTensors.resize(model.num_inputs);
   loadData();
   loadParameters();
+  if (training && options.resume)
+    resume();
   prepareOutputs();
+  if (isOutputRank && !options.logJson.empty()) {
+    logFile = std::fopen(options.logJson.c_str(), options.resume ? "a" : "w");
+    if (!logFile)
+      usageError("--log-json: cannot open '" + options.logJson +
+                 "' for writing");
+  }
   PlanOptions planOptions;
   planOptions.spareSlots = options.spareSlots;
   plan = planRank(model, rank, planOptions);
@@ -203,21 +256,45 @@ void Driver::loadData() {
   if (!missing.empty())
     usageError("missing data input " + missing + " (give each with --data NAME=FILE.npy; see --help)");
 
-  // Every rank checks every file's header, so all report the same error.
+  // Every rank checks every file's header, so all report the same error. A
+  // file holds one global batch or several (dimension 0 a multiple of the
+  // model's), used in turn, one per step.
+  int replicas = numReplicas(model);
+  std::string firstName;
   for (const auto &[index, file] : files) {
     const pw_tensor_info &input = model.inputs[index];
     NpyHeader header = readNpyHeader(file);
     std::vector<int64_t> expected = shapeOf(input);
-    if (header.dtype != input.dtype || header.shape != expected) {
-      std::vector<int64_t> micro =
-          microbatchShape(expected, model.num_microbatches, inputName(model, index));
-      usageError("data input '" + inputName(model, index) + "': '" + file +
-                 "' holds " + dtypeName(header.dtype) + " " +
-                 shapeString(header.shape) + " but the model expects " +
-                 dtypeName(input.dtype) + " " + shapeString(expected) +
-                 " (the global batch: " +
-                 std::to_string(model.num_microbatches) +
-                 " microbatches of " + shapeString(micro) + ")");
+    std::vector<int64_t> inner(expected.begin() + 1, expected.end());
+    bool ok = header.dtype == input.dtype &&
+              header.shape.size() == expected.size() && expected[0] > 0 &&
+              header.shape[0] > 0 && header.shape[0] % expected[0] == 0 &&
+              std::vector<int64_t>(header.shape.begin() + 1,
+                                   header.shape.end()) == inner;
+    if (!ok) {
+      std::vector<int64_t> micro = microbatchShape(
+          expected, model.num_microbatches * replicas, inputName(model, index));
+      usageError(
+          "data input '" + inputName(model, index) + "': '" + file +
+          "' holds " + dtypeName(header.dtype) + " " +
+          shapeString(header.shape) + " but the model expects " +
+          dtypeName(input.dtype) + " " + shapeString(expected) +
+          " (the global batch: " +
+          (replicas > 1 ? std::to_string(replicas) + " replicas x " : "") +
+          std::to_string(model.num_microbatches) + " microbatches of " +
+          shapeString(micro) + ") or a multiple of " +
+          std::to_string(expected[0]) + " rows (one global batch per step)");
+    }
+    int64_t batches = header.shape[0] / expected[0];
+    if (firstName.empty()) {
+      firstName = inputName(model, index);
+      dataBatches = batches;
+      globalBatch = expected[0];
+    } else if (batches != dataBatches) {
+      usageError("the data files hold different numbers of global batches: '" +
+                 firstName + "' " + std::to_string(dataBatches) + ", '" +
+                 inputName(model, index) + "' " + std::to_string(batches) +
+                 " (each step reads the next global batch of every file)");
     }
   }
   for (const auto &[index, file] : files)
@@ -289,6 +366,137 @@ void Driver::loadParameters() {
   }
 }
 
+void Driver::resume() {
+  std::vector<std::string> incomplete;
+  std::string stepDir = findLatestCheckpoint(options.checkpointDir, incomplete);
+  if (rank == 0)
+    for (const std::string &dir : incomplete)
+      report(nullptr, "note: skipping incomplete checkpoint '" + dir +
+                          "' (no manifest.json: the run stopped while "
+                          "writing it)");
+  if (stepDir.empty()) {
+    if (rank == 0)
+      report(nullptr, "note: --resume: no complete checkpoint in '" +
+                          options.checkpointDir + "'; starting from step 0");
+    return;
+  }
+  auto refuse = [&](const std::string &message) {
+    usageError("cannot resume from checkpoint '" + stepDir + "': " + message);
+  };
+  CheckpointManifest manifest;
+  try {
+    manifest = readCheckpointManifest(stepDir);
+  } catch (const Error &error) {
+    refuse(error.what());
+  }
+  std::string manifestPath = stepDir + "/manifest.json";
+  std::vector<std::vector<int>> layout = rankStages(model);
+  if (manifest.numStages != model.num_stages || manifest.rankStages != layout)
+    refuse("it was written for " + std::to_string(manifest.numStages) +
+           " stages on ranks " + describeRankStages(manifest.rankStages) +
+           " but this binary has " + std::to_string(model.num_stages) +
+           " stages on ranks " + describeRankStages(layout) +
+           " (resuming needs the same stages on every rank)");
+  std::string optimizer = describeOptimizer(options.optimizer);
+  if (manifest.optimizer != optimizer)
+    refuse("it was written with optimizer '" + manifest.optimizer +
+           "' but this run uses '" + optimizer +
+           "' (give the same --optimizer and hyper-parameters to resume)");
+  const CheckpointFile *entry = nullptr;
+  for (const CheckpointFile &file : manifest.files)
+    if (file.rank == rank)
+      entry = &file;
+  if (!entry)
+    refuse("'" + manifestPath + "' lists no file for rank " +
+           std::to_string(rank));
+  std::string path = stepDir + "/" + entry->name;
+
+  std::unique_ptr<SafetensorsReader> reader;
+  try {
+    reader = std::make_unique<SafetensorsReader>(path);
+  } catch (const Error &error) {
+    refuse(error.what());
+  }
+  auto readTensor = [&](const std::string &name, int32_t dtype,
+                        const std::vector<int64_t> &shape, void *dst,
+                        const std::string &what) {
+    const SafetensorsEntry *found = reader->find(name);
+    if (!found)
+      refuse("'" + path + "' has no tensor '" + name + "' (" + what + ")");
+    if (found->dtype != dtype || found->shape != shape)
+      refuse("'" + path + "': tensor '" + name + "' is " +
+             dtypeName(found->dtype) + " " + shapeString(found->shape) +
+             " but " + what + " is " + dtypeName(dtype) + " " +
+             shapeString(shape));
+    try {
+      reader->read(name, dtype, shape, dst);
+    } catch (const Error &error) {
+      refuse(error.what());
+    }
+  };
+  std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (!model.input_is_param[i] || !used[i])
+      continue;
+    const pw_tensor_info &info = model.inputs[i];
+    std::string name = inputName(model, i);
+    readTensor(name, info.dtype, shapeOf(info), inputTensors[i].data(),
+               "parameter '" + name + "'");
+    if (!isTrainedParameter(model, i))
+      continue;
+    for (const std::string &state : stateNames) {
+      HostTensor tensor(PW_F32, shapeOf(info));
+      readTensor(state + "/" + name, PW_F32, shapeOf(info), tensor.data(),
+                 "the optimizer's " + state + " of '" + name + "'");
+      resumedState[state + "/" + name] = std::move(tensor);
+    }
+  }
+  // Update counts per stage: "0:10,1:10".
+  auto meta = reader->metadata().find("optimizer_steps");
+  if (meta == reader->metadata().end())
+    refuse("'" + path + "' has no optimizer_steps metadata");
+  std::string counts = meta->second;
+  for (size_t at = 0; at < counts.size();) {
+    size_t comma = counts.find(',', at);
+    std::string item = counts.substr(
+        at, comma == std::string::npos ? std::string::npos : comma - at);
+    size_t colon = item.find(':');
+    if (colon == std::string::npos)
+      refuse("'" + path + "': malformed optimizer_steps '" + counts + "'");
+    resumedSteps[std::atoi(item.substr(0, colon).c_str())] =
+        std::atoll(item.substr(colon + 1).c_str());
+    if (comma == std::string::npos)
+      break;
+    at = comma + 1;
+  }
+  CheckpointFile actual = hashFile(path);
+  if (actual.bytes != entry->bytes || actual.hash != entry->hash)
+    refuse("'" + path + "' does not match '" + manifestPath + "' (" +
+           std::to_string(actual.bytes) + " bytes, hash " +
+           hexHash(actual.hash) + "; the manifest records " +
+           std::to_string(entry->bytes) + " bytes, hash " +
+           hexHash(entry->hash) + "): it was modified or truncated");
+  std::string fingerprint = modelFingerprint(model);
+  if (manifest.fingerprint != fingerprint)
+    refuse("it was written by a different model ('" + manifest.model +
+           "', fingerprint " + manifest.fingerprint + ") than this one ('" +
+           std::string(model.name ? model.name : "") + "', fingerprint " +
+           fingerprint + "): the parameters' names, shapes or stages differ");
+  startStep = manifest.step;
+  dataPosition = manifest.dataPosition % dataBatches;
+  if (rank == 0) {
+    report(nullptr, "resuming from checkpoint '" + stepDir + "' (step " +
+                        std::to_string(manifest.step) + ")");
+    if (manifest.dataBatches != dataBatches)
+      report(nullptr, "note: the checkpoint's data files held " +
+                          std::to_string(manifest.dataBatches) +
+                          " global batches, these hold " +
+                          std::to_string(dataBatches) +
+                          "; continuing at global batch " +
+                          std::to_string(dataPosition));
+  }
+}
+
 void Driver::prepareOutputs() {
   std::map<std::string, int> byName;
   for (int o = 0; o < model.num_outputs; ++o)
@@ -313,21 +521,184 @@ void Driver::prepareOutputs() {
     makeDirectories(options.outDir);
 }
 
+void Driver::setBatch(Executor &executor, int64_t position) {
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (!model.input_is_param[i] && used[i])
+      executor.setInput(i, static_cast<const char *>(inputTensors[i].data()) +
+                               static_cast<size_t>(position) *
+                                   tensorBytes(model.inputs[i]));
+}
+
+void Driver::restoreState(Executor &executor) {
+  std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
+  for (const TrainedParameter &parameter : executor.trainedParameters()) {
+    std::string name = inputName(model, parameter.input);
+    for (size_t k = 0; k < stateNames.size(); ++k) {
+      const HostTensor &tensor = resumedState.at(stateNames[k] + "/" + name);
+      std::memcpy(parameter.state[k], tensor.data(),
+                  parameter.count * sizeof(float));
+    }
+  }
+  for (const auto &[stage, steps] : resumedSteps)
+    if (stage >= 0 && stage < model.num_stages &&
+        rankHoldsStage(model, rank, stage))
+      executor.setOptimizerSteps(stage, steps);
+  resumedState.clear();
+}
+
+void Driver::saveCheckpoint(const Executor &executor, int64_t step,
+                            int64_t nextPosition) {
+  std::string stepDir = checkpointStepDir(options.checkpointDir, step);
+  std::vector<SafetensorsTensorRef> tensors;
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (model.input_is_param[i] && used[i])
+      tensors.push_back({inputName(model, i), model.inputs[i].dtype,
+                         shapeOf(model.inputs[i]), inputTensors[i].data()});
+  std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
+  for (const TrainedParameter &parameter : executor.trainedParameters())
+    for (size_t k = 0; k < stateNames.size(); ++k)
+      tensors.push_back(
+          {stateNames[k] + "/" + inputName(model, parameter.input), PW_F32,
+           shapeOf(model.inputs[parameter.input]), parameter.state[k]});
+  std::string counts;
+  const pw_rank_program &program = model.ranks[rank];
+  for (int k = 0; k < program.num_stages; ++k)
+    counts += (k ? "," : "") + std::to_string(program.stages[k]) + ":" +
+              std::to_string(executor.optimizerSteps(program.stages[k]));
+  std::map<std::string, std::string> metadata = {
+      {"format", "pipewave-checkpoint"},
+      {"step", std::to_string(step)},
+      {"rank", std::to_string(rank)},
+      {"model", model.name ? model.name : ""},
+      {"optimizer", describeOptimizer(options.optimizer)},
+      {"optimizer_steps", counts},
+      {"data_position", std::to_string(nextPosition)}};
+  CheckpointFile file = writeCheckpointFile(stepDir, rank, tensors, metadata);
+
+  // Rank 0 writes the manifest once every rank's file is on disk.
+  std::vector<std::string> all = backend->gather(
+      std::to_string(file.bytes) + " " + std::to_string(file.hash), 0);
+  if (rank != 0)
+    return;
+  CheckpointManifest manifest;
+  manifest.step = step;
+  manifest.dataPosition = nextPosition;
+  manifest.dataBatches = dataBatches;
+  manifest.model = model.name ? model.name : "";
+  manifest.fingerprint = modelFingerprint(model);
+  manifest.numRanks = model.num_ranks;
+  manifest.numStages = model.num_stages;
+  manifest.numMicrobatches = model.num_microbatches;
+  manifest.replicas = numReplicas(model);
+  manifest.rankStages = rankStages(model);
+  manifest.optimizer = describeOptimizer(options.optimizer);
+  for (int r = 0; r < static_cast<int>(all.size()); ++r) {
+    CheckpointFile entry;
+    entry.rank = r;
+    entry.name = "rank-" + std::to_string(r) + ".safetensors";
+    unsigned long long bytes = 0, hash = 0;
+    if (std::sscanf(all[r].c_str(), "%llu %llu", &bytes, &hash) != 2)
+      throw Error("internal error: bad checkpoint report from rank " +
+                  std::to_string(r));
+    entry.bytes = bytes;
+    entry.hash = hash;
+    manifest.files.push_back(entry);
+  }
+  // Test hook: die between the tensors and the manifest.
+  const char *crash = std::getenv("PW_TEST_CRASH_BEFORE_MANIFEST");
+  if (crash && std::atoll(crash) == step) {
+    report(backend.get(), "PW_TEST_CRASH_BEFORE_MANIFEST: exiting before "
+                          "the manifest of step " +
+                              std::to_string(step));
+    _exit(ExitFailure);
+  }
+  writeCheckpointManifest(stepDir, manifest);
+  printLine("checkpoint: " + stepDir);
+}
+
+std::vector<HostTensor>
+Driver::combineReplicaOutputs(const Executor &executor) {
+  // Each replica's last-stage rank holds its rows (concatenated outputs) or
+  // its partial sums; the output rank (replica 0's) combines them in
+  // replica order.
+  std::string bytes;
+  if (executor.holdsOutputs())
+    for (const HostTensor &output : executor.outputs())
+      bytes.append(static_cast<const char *>(output.data()), output.bytes());
+  int root = outputRank(model);
+  std::vector<std::string> parts = backend->gather(bytes, root);
+  std::vector<HostTensor> combined;
+  if (rank != root)
+    return combined;
+  int replicas = numReplicas(model);
+  for (int o = 0; o < model.num_outputs; ++o)
+    combined.emplace_back(model.outputs[o].dtype, shapeOf(model.outputs[o]));
+  std::vector<int> holders = stageHolders(model, model.num_stages - 1);
+  for (int k = 0; k < replicas; ++k) {
+    const char *at = parts[holders[k]].data();
+    for (int o = 0; o < model.num_outputs; ++o) {
+      HostTensor &out = combined[o];
+      if (model.output_combine[o] == PW_CONCAT_BATCH) {
+        size_t part = out.bytes() / static_cast<size_t>(replicas);
+        std::memcpy(static_cast<char *>(out.data()) + part * k, at + part * k,
+                    part);
+      } else {
+        size_t count = static_cast<size_t>(out.size());
+        for (size_t i = 0; i < count; ++i) {
+          size_t width = dtypeSize(out.dtype);
+          char *dst = static_cast<char *>(out.data()) + i * width;
+          const char *src = at + i * width;
+          switch (out.dtype) {
+          case PW_F32:
+            *reinterpret_cast<float *>(dst) +=
+                *reinterpret_cast<const float *>(src);
+            break;
+          case PW_F64:
+            *reinterpret_cast<double *>(dst) +=
+                *reinterpret_cast<const double *>(src);
+            break;
+          case PW_I32:
+            *reinterpret_cast<int32_t *>(dst) +=
+                *reinterpret_cast<const int32_t *>(src);
+            break;
+          case PW_I64:
+            *reinterpret_cast<int64_t *>(dst) +=
+                *reinterpret_cast<const int64_t *>(src);
+            break;
+          default:
+            *reinterpret_cast<int8_t *>(dst) +=
+                *reinterpret_cast<const int8_t *>(src);
+            break;
+          }
+        }
+      }
+      at += out.bytes();
+    }
+  }
+  return combined;
+}
+
 int Driver::execute() {
-  std::vector<const void *> pointers(model.num_inputs, nullptr);
+  std::vector<void *> pointers(model.num_inputs, nullptr);
   for (int i = 0; i < model.num_inputs; ++i)
     if (used[i])
       pointers[i] = inputTensors[i].data();
   std::unique_ptr<Trace> trace;
   if (!options.traceFile.empty())
     trace = std::make_unique<Trace>();
-  Executor executor(model, plan, *backend, pointers, trace.get());
+  Executor executor(model, plan, *backend, pointers, trace.get(),
+                    options.optimizer);
+  if (training && startStep > 0)
+    restoreState(executor);
 
   backend->barrier("the other ranks to start");
   if (trace)
     trace->start(backend->now());
   std::vector<double> times;
   for (int k = 1; k <= options.steps; ++k) {
+    int64_t position = (dataPosition + k - 1) % dataBatches;
+    int64_t step = startStep + k;
+    setBatch(executor, position);
     if (k > 1)
       backend->barrier("the other ranks to start step " + std::to_string(k));
     double begin = backend->now();
@@ -338,9 +709,38 @@ int Driver::execute() {
     backend->wait(backend->iallreduce(&ms, 1, PW_F64, ReduceOp::Max, {}),
                   "the other ranks to finish step " + std::to_string(k));
     times.push_back(ms);
-    if (isOutputRank)
-      printLine("step " + std::to_string(k) + ": " +
-                formatDouble("%.3f", ms) + " ms");
+    if (!training) {
+      if (isOutputRank)
+        printLine("step " + std::to_string(k) + ": " +
+                  formatDouble("%.3f", ms) + " ms");
+      continue;
+    }
+    // The global loss: the sum over replicas of each replica's sum over its
+    // microbatches (the model's loss is written for the global batch).
+    double loss = executor.loss();
+    backend->wait(backend->iallreduce(&loss, 1, PW_F64, ReduceOp::Sum, {}),
+                  "the losses of step " + std::to_string(step));
+    double samples =
+        ms > 0 ? static_cast<double>(globalBatch) / (ms * 1e-3) : 0;
+    if (isOutputRank) {
+      printLine("step " + std::to_string(step) + "  loss " +
+                formatDouble("%.6g", loss) + "  time " +
+                formatDouble("%.3f", ms) + " ms  samples/s " +
+                formatDouble("%.1f", samples));
+      if (logFile) {
+        std::string line =
+            "{\"step\": " + std::to_string(step) + ", \"loss\": " +
+            (std::isfinite(loss) ? formatDouble("%.17g", loss) : "null") +
+            ", \"time_ms\": " + formatDouble("%.6f", ms) +
+            ", \"samples_per_s\": " + formatDouble("%.3f", samples) + "}\n";
+        if (std::fputs(line.c_str(), logFile) < 0 || std::fflush(logFile) != 0)
+          throw Error("cannot write --log-json '" + options.logJson + "'");
+      }
+    }
+    if (!options.checkpointDir.empty() &&
+        (k == options.steps ||
+         (options.checkpointEvery > 0 && step % options.checkpointEvery == 0)))
+      saveCheckpoint(executor, step, (position + 1) % dataBatches);
   }
   if (isOutputRank && times.size() > 1) {
     double sum = 0, best = times[1];
@@ -360,13 +760,17 @@ int Driver::execute() {
       printLine("trace: " + options.traceFile);
     }
   }
-  return isOutputRank ? finishOutputs(executor) : ExitOk;
+  if (numReplicas(model) > 1) {
+    std::vector<HostTensor> combined = combineReplicaOutputs(executor);
+    return isOutputRank ? finishOutputs(combined) : ExitOk;
+  }
+  return isOutputRank ? finishOutputs(executor.outputs()) : ExitOk;
 }
 
-int Driver::finishOutputs(const Executor &executor) {
+int Driver::finishOutputs(const std::vector<HostTensor> &outputs) {
   int status = ExitOk;
   for (int o = 0; o < model.num_outputs; ++o) {
-    const HostTensor &output = executor.outputs()[o];
+    const HostTensor &output = outputs[o];
     std::string name = outputName(model, o);
     size_t count = static_cast<size_t>(output.size());
     char hash[32];

@@ -35,6 +35,41 @@ int outputRank(const pw_model &model) {
   return -1;
 }
 
+std::vector<int> stageHolders(const pw_model &model, int stage) {
+  std::vector<int> holders;
+  for (int r = 0; r < model.num_ranks; ++r)
+    if (rankHoldsStage(model, r, stage))
+      holders.push_back(r);
+  return holders;
+}
+
+int numReplicas(const pw_model &model) {
+  return std::max<int>(1, static_cast<int>(stageHolders(model, 0).size()));
+}
+
+int replicaOf(const pw_model &model, int rank) {
+  const pw_rank_program &program = model.ranks[rank];
+  if (program.num_stages < 1)
+    return 0;
+  std::vector<int> holders = stageHolders(model, program.stages[0]);
+  return static_cast<int>(std::find(holders.begin(), holders.end(), rank) -
+                          holders.begin());
+}
+
+bool isTrainedParameter(const pw_model &model, int input) {
+  if (model.forward_only || !model.input_is_param[input])
+    return false;
+  for (int s = 0; s < model.num_stages; ++s) {
+    const pw_stage &stage = model.stages[s];
+    for (int k = 0; k < stage.num_grad_args; ++k) {
+      int a = stage.grad_args[k];
+      if (stage.arg_source[a] == PW_FROM_PARAM && stage.arg_index[a] == input)
+        return true;
+    }
+  }
+  return false;
+}
+
 const char *actionKindName(int kind) {
   switch (kind) {
   case PW_ACT_FORWARD:
@@ -99,6 +134,12 @@ std::string traceName(const pw_action &action) {
 
 namespace {
 
+std::string replicaNote(int replicas) {
+  return replicas > 1 ? " (split over " + std::to_string(replicas) +
+                            " data-parallel replicas)"
+                      : "";
+}
+
 void checkTensor(const pw_tensor_info &info, const std::string &what) {
   if (!isValidDType(info.dtype))
     modelError(what + " has invalid dtype " + std::to_string(info.dtype));
@@ -120,7 +161,7 @@ void checkSame(const pw_tensor_info &arg, int32_t dtype,
                dtypeName(dtype) + " " + shapeString(shape));
 }
 
-void checkStage(const pw_model &model, int s) {
+void checkStage(const pw_model &model, int s, int replicas) {
   const pw_stage &stage = model.stages[s];
   std::string where = "stage " + std::to_string(s);
   if (stage.num_args < 0 || stage.num_results < 0)
@@ -149,8 +190,9 @@ void checkStage(const pw_model &model, int s) {
       const pw_tensor_info &input = model.inputs[index];
       std::vector<int64_t> shape = shapeOf(input);
       if (!param)
-        shape = microbatchShape(shape, model.num_microbatches,
-                                "data input '" + inputName(model, index) + "'");
+        shape = microbatchShape(shape, model.num_microbatches * replicas,
+                                "data input '" + inputName(model, index) + "'" +
+                                    replicaNote(replicas));
       checkSame(arg, input.dtype, shape, what,
                 std::string(param ? "parameter '" : "the microbatch of '") +
                     inputName(model, index) + "'");
@@ -177,7 +219,7 @@ void checkStage(const pw_model &model, int s) {
   }
 }
 
-void checkOutputs(const pw_model &model) {
+void checkOutputs(const pw_model &model, int replicas) {
   const pw_stage &last = model.stages[model.num_stages - 1];
   if (model.num_outputs != last.num_results)
     modelError("the model has " + std::to_string(model.num_outputs) +
@@ -195,7 +237,7 @@ void checkOutputs(const pw_model &model) {
       if (shape.empty())
         modelError(what + " is concatenated over microbatches but the last "
                           "stage returns a scalar");
-      shape[0] *= model.num_microbatches;
+      shape[0] *= model.num_microbatches * replicas;
     } else if (model.output_combine[o] == PW_SUM) {
       if (output.dtype == PW_BOOL)
         modelError(what + " is a sum of booleans");
@@ -254,16 +296,39 @@ void checkAction(const pw_model &model, int r, int i, const pw_action &action) {
                    action.payload == PW_GRADIENT);
   if (!training)
     return;
-  if (model.forward_only || !model.stages[action.stage].backward)
+  const pw_stage &stage = model.stages[action.stage];
+  if (model.forward_only || (!stage.backward && !stage.backward_input))
     modelError(where + ": stage " + std::to_string(action.stage) +
                " has no backward function: this binary was compiled without "
                "training (forward-only)");
-  modelError(where + ": training steps are not supported by this runtime "
-                     "version yet (the pw_stage.backward signature is not "
-                     "fixed)");
+  if (action.kind == PW_ACT_BACKWARD && !stage.backward)
+    modelError(where + ": stage " + std::to_string(action.stage) +
+               " has no backward function (it was compiled with the split "
+               "backward: use I and W actions)");
+  if ((action.kind == PW_ACT_BACKWARD_INPUT ||
+       action.kind == PW_ACT_BACKWARD_WEIGHT) &&
+      (!stage.backward_input || !stage.backward_weight))
+    modelError(where + ": stage " + std::to_string(action.stage) +
+               " has no split backward (backward_input/backward_weight); "
+               "compile it with the split backward for I/W schedules");
+  if (action.kind == PW_ACT_ALLREDUCE) {
+    std::vector<int> group(model.group_ranks + action.group_begin,
+                           model.group_ranks + action.group_begin +
+                               action.group_size);
+    std::vector<int> holders = stageHolders(model, action.stage);
+    if (group != holders)
+      modelError(
+          where + ": the all-reduce group " +
+          shapeString(std::vector<int64_t>(group.begin(), group.end())) +
+          " is not the set of ranks holding stage " +
+          std::to_string(action.stage) + " " +
+          shapeString(std::vector<int64_t>(holders.begin(), holders.end())));
+  }
 }
 
-void checkRanks(const pw_model &model) {
+/// Replicas: every stage held by the same number of ranks, a rank's stages
+/// all in the same replica. Returns the number of replicas.
+int checkPlacement(const pw_model &model) {
   if (!model.ranks)
     modelError("the rank programs are missing");
   std::vector<int> holders(model.num_stages, 0);
@@ -281,15 +346,162 @@ void checkRanks(const pw_model &model) {
         modelError(where + "'s stage list is not sorted and unique");
       ++holders[stage];
     }
+  }
+  for (int s = 0; s < model.num_stages; ++s) {
+    if (holders[s] == 0)
+      modelError("no rank holds stage " + std::to_string(s));
+    if (holders[s] != holders[0])
+      modelError("stage " + std::to_string(s) + " is held by " +
+                 std::to_string(holders[s]) + " rank(s) but stage 0 by " +
+                 std::to_string(holders[0]) +
+                 ": every stage needs the same number of data-parallel "
+                 "replicas");
+  }
+  for (int r = 0; r < model.num_ranks; ++r) {
+    const pw_rank_program &program = model.ranks[r];
+    for (int k = 1; k < program.num_stages; ++k) {
+      std::vector<int> first = stageHolders(model, program.stages[0]);
+      std::vector<int> other = stageHolders(model, program.stages[k]);
+      auto position = [&](const std::vector<int> &list) {
+        return std::find(list.begin(), list.end(), r) - list.begin();
+      };
+      if (position(first) != position(other))
+        modelError("rank " + std::to_string(r) + " holds stage " +
+                   std::to_string(program.stages[0]) + " as replica " +
+                   std::to_string(position(first)) + " but stage " +
+                   std::to_string(program.stages[k]) + " as replica " +
+                   std::to_string(position(other)) +
+                   ": a rank's stages must belong to one replica");
+    }
+  }
+  return holders[0];
+}
+
+void checkTensorList(int32_t count, const pw_tensor_info *infos,
+                     const std::string &what) {
+  if (count < 0 || (count > 0 && !infos))
+    modelError(what + " has an invalid count or no array");
+  for (int k = 0; k < count; ++k)
+    checkTensor(infos[k], what + " " + std::to_string(k));
+}
+
+/// The training functions and tensors of every stage, the loss, and the
+/// trained parameters.
+void checkTraining(const pw_model &model) {
+  int last = model.num_stages - 1;
+  std::vector<int> parameterStage(model.num_inputs, -1);
+  for (int s = 0; s < model.num_stages; ++s) {
+    const pw_stage &stage = model.stages[s];
+    std::string where = "stage " + std::to_string(s);
+    if (!stage.backward && !(stage.backward_input && stage.backward_weight))
+      modelError(where + " of a training model has neither a backward nor "
+                         "a backward_input/backward_weight pair");
+    if (stage.backward_input && !stage.backward_weight)
+      modelError(where + " has backward_input but no backward_weight");
+    if (stage.num_results > 0 && !stage.result_has_grad)
+      modelError(where + " lacks result_has_grad");
+    for (int r = 0; r < stage.num_results; ++r) {
+      int32_t dtype = stage.results[r].dtype;
+      if (stage.result_has_grad[r] != 0 && stage.result_has_grad[r] != 1)
+        modelError(where + " result " + std::to_string(r) +
+                   ": result_has_grad must be 0 or 1");
+      if (stage.result_has_grad[r] && dtype != PW_F32 && dtype != PW_F64)
+        modelError(where + " result " + std::to_string(r) + " is " +
+                   dtypeName(dtype) + " but marked as having a gradient");
+    }
+    checkTensorList(stage.num_stash, stage.stash, where + " stash");
+    checkTensorList(stage.num_wstash, stage.wstash, where + " wstash");
+    if (stage.num_grad_args < 0 ||
+        (stage.num_grad_args > 0 && !stage.grad_args))
+      modelError(where + " has an invalid grad_args list");
+    for (int k = 0; k < stage.num_grad_args; ++k) {
+      int a = stage.grad_args[k];
+      std::string what = where + " grad_args[" + std::to_string(k) + "]";
+      if (a < 0 || a >= stage.num_args)
+        modelError(what + " = " + std::to_string(a) +
+                   " is not an argument index");
+      if (k > 0 && a <= stage.grad_args[k - 1])
+        modelError(where + " grad_args are not ascending and unique");
+      if (stage.arg_source[a] == PW_FROM_DATA)
+        modelError(what + ": argument " + std::to_string(a) +
+                   " is a data input, which gets no gradient");
+      int32_t dtype = stage.args[a].dtype;
+      if (stage.arg_source[a] == PW_FROM_PARAM && dtype != PW_F32)
+        modelError(what + ": parameter '" +
+                   inputName(model, stage.arg_index[a]) + "' is " +
+                   dtypeName(dtype) +
+                   "; the optimizers update f32 parameters only");
+      if (dtype != PW_F32 && dtype != PW_F64)
+        modelError(what + ": argument " + std::to_string(a) + " is " +
+                   dtypeName(dtype) + " and cannot have a gradient");
+    }
+  }
+  for (int s = 0; s < model.num_stages; ++s) {
+    const pw_stage &stage = model.stages[s];
+    for (int a = 0; a < stage.num_args; ++a) {
+      if (stage.arg_source[a] != PW_FROM_PARAM)
+        continue;
+      int input = stage.arg_index[a];
+      if (parameterStage[input] >= 0 && parameterStage[input] != s &&
+          isTrainedParameter(model, input))
+        modelError("parameter '" + inputName(model, input) +
+                   "' is an argument of stages " +
+                   std::to_string(parameterStage[input]) + " and " +
+                   std::to_string(s) +
+                   ": a trained parameter must belong to one stage (tied "
+                   "parameters are not supported)");
+      parameterStage[input] = s;
+    }
+  }
+  const pw_stage &lastStage = model.stages[last];
+  if (model.num_outputs < 1 || model.outputs[0].rank != 0 ||
+      (model.outputs[0].dtype != PW_F32 && model.outputs[0].dtype != PW_F64) ||
+      model.output_combine[0] != PW_SUM || !lastStage.result_has_grad[0])
+    modelError("a training model's first output is its loss: a scalar f32 or "
+               "f64 result of the last stage, summed over microbatches, with "
+               "a gradient" +
+               std::string(model.num_outputs > 0
+                               ? " (output '" + outputName(model, 0) + "' is " +
+                                     dtypeName(model.outputs[0].dtype) + " " +
+                                     shapeString(shapeOf(model.outputs[0])) +
+                                     ")"
+                               : ""));
+}
+
+void checkRanks(const pw_model &model) {
+  for (int r = 0; r < model.num_ranks; ++r) {
+    const pw_rank_program &program = model.ranks[r];
+    std::string where = "rank " + std::to_string(r);
     if (program.num_actions < 0 ||
         (program.num_actions > 0 && !program.actions))
       modelError(where + " has an invalid action list");
     for (int i = 0; i < program.num_actions; ++i)
       checkAction(model, r, i, program.actions[i]);
+    // Replicated stages must all-reduce before their optimizer step, or the
+    // replicas' parameters drift apart.
+    if (model.forward_only)
+      continue;
+    for (int k = 0; k < program.num_stages; ++k) {
+      int stage = program.stages[k];
+      if (stageHolders(model, stage).size() < 2)
+        continue;
+      bool reduced = false;
+      for (int i = 0; i < program.num_actions; ++i) {
+        const pw_action &action = program.actions[i];
+        if (action.stage != stage)
+          continue;
+        if (action.kind == PW_ACT_ALLREDUCE)
+          reduced = true;
+        if (action.kind == PW_ACT_OPTIMIZER && !reduced)
+          modelError(where + " action " + std::to_string(i) +
+                     " ('optimizer stage " + std::to_string(stage) +
+                     "'): stage " + std::to_string(stage) + " has " +
+                     std::to_string(stageHolders(model, stage).size()) +
+                     " replicas but no all-reduce of its gradients before "
+                     "the optimizer step");
+      }
+    }
   }
-  for (int s = 0; s < model.num_stages; ++s)
-    if (holders[s] == 0)
-      modelError("no rank holds stage " + std::to_string(s));
 }
 
 } // namespace
@@ -308,22 +520,26 @@ void validateModel(const pw_model &model) {
     modelError("the input arrays are missing");
   if (!model.stages)
     modelError("the stage array is missing");
+  int replicas = checkPlacement(model);
   try {
     for (int i = 0; i < model.num_inputs; ++i) {
       std::string what = "input '" + inputName(model, i) + "'";
       checkTensor(model.inputs[i], what);
       if (!model.input_is_param[i])
-        microbatchShape(shapeOf(model.inputs[i]), model.num_microbatches,
-                        "data " + what);
+        microbatchShape(shapeOf(model.inputs[i]),
+                        model.num_microbatches * replicas,
+                        "data " + what + replicaNote(replicas));
     }
     for (int s = 0; s < model.num_stages; ++s)
-      checkStage(model, s);
+      checkStage(model, s, replicas);
   } catch (const Error &error) {
     if (error.exitCode == ExitBadModel)
       throw;
     modelError(error.what());
   }
-  checkOutputs(model);
+  checkOutputs(model, replicas);
+  if (!model.forward_only)
+    checkTraining(model);
   checkRanks(model);
 }
 

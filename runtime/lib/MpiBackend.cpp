@@ -16,9 +16,10 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace pipewave::runtime {
@@ -139,6 +140,26 @@ public:
     MPI_Iallreduce(MPI_IN_PLACE, data, static_cast<int>(count), type, mpiOp,
                    comm, &requests[id]);
     return id;
+  }
+
+  void createGroups(const std::vector<std::vector<int>> &groups) override {
+    for (const std::vector<int> &group : groups) {
+      for (int member : group)
+        checkPeer(member);
+      bool member =
+          std::find(group.begin(), group.end(), myRank) != group.end();
+      // Collective over all ranks; the key keeps the group's rank order.
+      MPI_Comm comm = MPI_COMM_NULL;
+      MPI_Comm_split(dataComm, member ? 0 : MPI_UNDEFINED, myRank, &comm);
+      if (!member)
+        continue;
+      if (groupComms.count(group)) { // Created before: keep the first one.
+        MPI_Comm_free(&comm);
+        continue;
+      }
+      MPI_Comm_set_errhandler(comm, errorHandler);
+      groupComms[group] = comm;
+    }
   }
 
   RequestId ibarrier() override {

@@ -49,9 +49,27 @@ double parseNumber(const std::string &option, const std::string &value) {
 
 Options parseOptions(int argc, char **argv) {
   Options options;
-  static const char *const kValued[] = {
-      "--data",  "--expect",  "--out",       "--init",       "--trace",
-      "--seed",  "--steps",   "--timeout",   "--tolerance",  "--spare-slots"};
+  static const char *const kValued[] = {"--data",
+                                        "--expect",
+                                        "--out",
+                                        "--init",
+                                        "--trace",
+                                        "--seed",
+                                        "--steps",
+                                        "--timeout",
+                                        "--tolerance",
+                                        "--spare-slots",
+                                        "--lr",
+                                        "--optimizer",
+                                        "--momentum",
+                                        "--dampening",
+                                        "--weight-decay",
+                                        "--betas",
+                                        "--eps",
+                                        "--log-json",
+                                        "--checkpoint-dir",
+                                        "--checkpoint-every"};
+  bool weightDecayGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string name = arg, value;
@@ -74,6 +92,17 @@ Options parseOptions(int argc, char **argv) {
     }
     if (name == "--print-plan") {
       options.printPlan = true;
+      continue;
+    }
+    if (name == "--nesterov" || name == "--resume") {
+      if (hasValue)
+        usageError(name + " takes no value");
+      if (name == "--nesterov") {
+        options.optimizer.nesterov = true;
+        options.trainingOptions.push_back(name);
+      } else {
+        options.resume = true;
+      }
       continue;
     }
     bool valued = false;
@@ -109,7 +138,55 @@ Options parseOptions(int argc, char **argv) {
       options.tolerance = parseNumber(name, value);
     else if (name == "--spare-slots")
       options.spareSlots = static_cast<int>(parseInteger(name, value, 0));
+    else if (name == "--log-json")
+      options.logJson = value;
+    else if (name == "--checkpoint-dir")
+      options.checkpointDir = value;
+    else if (name == "--checkpoint-every")
+      options.checkpointEvery = static_cast<int>(parseInteger(name, value, 1));
+    else {
+      options.trainingOptions.push_back(name);
+      OptimizerConfig &opt = options.optimizer;
+      if (name == "--optimizer") {
+        if (!parseOptimizerKind(value, opt.kind))
+          usageError("--optimizer expects sgd, adam or adamw, got '" + value +
+                     "'");
+      } else if (name == "--lr") {
+        opt.lr = parseNumber(name, value);
+      } else if (name == "--momentum") {
+        opt.momentum = parseNumber(name, value);
+      } else if (name == "--dampening") {
+        opt.dampening = parseNumber(name, value);
+      } else if (name == "--weight-decay") {
+        opt.weightDecay = parseNumber(name, value);
+        weightDecayGiven = true;
+      } else if (name == "--eps") {
+        opt.eps = parseNumber(name, value);
+      } else if (name == "--betas") {
+        size_t comma = value.find(',');
+        if (comma == std::string::npos)
+          usageError("--betas expects BETA1,BETA2, got '" + value + "'");
+        opt.beta1 = parseNumber(name, value.substr(0, comma));
+        opt.beta2 = parseNumber(name, value.substr(comma + 1));
+        if (opt.beta1 >= 1 || opt.beta2 >= 1)
+          usageError("--betas must be in [0, 1), got '" + value + "'");
+      }
+    }
   }
+  OptimizerConfig &opt = options.optimizer;
+  if (!weightDecayGiven)
+    opt.weightDecay = defaultWeightDecay(opt.kind);
+  if (opt.nesterov && (opt.momentum <= 0 || opt.dampening != 0))
+    usageError("--nesterov needs a --momentum above 0 and zero --dampening "
+               "(as torch.optim.SGD)");
+  if (opt.kind != OptimizerKind::SGD &&
+      (opt.momentum != 0 || opt.dampening != 0 || opt.nesterov))
+    usageError("--momentum, --dampening and --nesterov apply to "
+               "--optimizer sgd; Adam's are --betas");
+  if ((options.resume || options.checkpointEvery > 0) &&
+      options.checkpointDir.empty())
+    usageError(std::string(options.resume ? "--resume" : "--checkpoint-every") +
+               " needs --checkpoint-dir DIR");
   return options;
 }
 
@@ -159,6 +236,26 @@ std::string usage(const char *program, const pw_model &model) {
       "progress (default 20; 0 = never)\n"
       "  --spare-slots N         extra buffer slots for sending and receiving "
       "(default 1)\n"
+      "\ntraining (models compiled with a backward):\n"
+      "  --steps K               train K steps (one global batch each; the "
+      "data files\n"
+      "                          may hold several, used in turn)\n"
+      "  --optimizer NAME        sgd (default), adam or adamw (PyTorch "
+      "semantics)\n"
+      "  --lr X                  learning rate (default 0.01)\n"
+      "  --momentum M            SGD momentum (default 0)\n"
+      "  --dampening D           SGD dampening (default 0)\n"
+      "  --nesterov              SGD Nesterov momentum\n"
+      "  --weight-decay WD       default 0 (sgd, adam), 0.01 (adamw)\n"
+      "  --betas B1,B2           Adam betas (default 0.9,0.999)\n"
+      "  --eps E                 Adam epsilon (default 1e-8)\n"
+      "  --log-json FILE         one JSON line per step: step, loss, time_ms,"
+      " samples_per_s\n"
+      "  --checkpoint-dir DIR    write checkpoints to DIR/step-NNNNNN/ (after"
+      " the last step)\n"
+      "  --checkpoint-every K    ... and every K steps\n"
+      "  --resume                continue from the latest complete checkpoint"
+      " in DIR\n\n"
       "  --print-ranks           print the number of ranks and exit\n"
       "  --print-plan            print every rank's buffer plan and exit\n"
       "  --help                  this text\n";

@@ -57,9 +57,9 @@ private:
   std::map<std::tuple<int, int, int>, int> bufferIndex;
   /// (payload, stage, received) -> pool.
   std::map<std::tuple<int, int, bool>, int> poolIndex;
-  /// Per action: the buffers it uses, the buffer it defines.
+  /// Per action: the buffers it uses, the buffers it defines.
   std::vector<std::vector<int>> uses;
-  std::vector<int> defines;
+  std::vector<std::vector<int>> defines;
 
   std::string where(int i) const {
     return "rank " + std::to_string(plan.rank) + " action " +
@@ -85,10 +85,19 @@ private:
     pool.stage = stage;
     pool.received = received;
     const pw_stage &info = model.stages[stage];
+    int count = info.num_results;
+    const pw_tensor_info *tensors = info.results;
+    if (payload == kStashBuffer) {
+      count = info.num_stash;
+      tensors = info.stash;
+    } else if (payload == kWStashBuffer) {
+      count = info.num_wstash;
+      tensors = info.wstash;
+    }
     size_t offset = 0;
-    for (int r = 0; r < info.num_results; ++r) {
+    for (int r = 0; r < count; ++r) {
       pool.offsets.push_back(offset);
-      offset += alignUp(tensorBytes(info.results[r]));
+      offset += alignUp(tensorBytes(tensors[r]));
     }
     pool.bytes = std::max(offset, kBufferAlignment);
     plan.pools.push_back(std::move(pool));
@@ -100,7 +109,7 @@ private:
   void define(int i, int payload, int stage, int mb, bool received) {
     auto key = std::make_tuple(payload, stage, mb);
     if (bufferIndex.count(key))
-      modelError(where(i) + " defines the " + payloadName(payload) +
+      modelError(where(i) + " defines the " + bufferKindName(payload) +
                  " buffer of stage " + std::to_string(stage) + " mb " +
                  std::to_string(mb) + " a second time");
     Buffer buffer;
@@ -111,7 +120,7 @@ private:
     buffers.push_back(buffer);
     int index = static_cast<int>(buffers.size()) - 1;
     bufferIndex[key] = index;
-    defines[i] = index;
+    defines[i].push_back(index);
     ++plan.pools[buffer.pool].buffers;
   }
 
@@ -119,8 +128,10 @@ private:
     auto it = bufferIndex.find(std::make_tuple(payload, stage, mb));
     if (it == bufferIndex.end())
       modelError(where(i) + " needs the " +
-                 std::string(payload == PW_ACTIVATION ? "results"
-                                                      : "result gradients") +
+                 std::string(payload == PW_ACTIVATION  ? "results"
+                             : payload == PW_GRADIENT  ? "result gradients"
+                             : payload == kStashBuffer ? "stash"
+                                                       : "weight stash") +
                  " of stage " + std::to_string(stage) + " mb " +
                  std::to_string(mb) +
                  ", which no earlier action of the rank computes or receives");
@@ -132,16 +143,20 @@ private:
   void findBuffers() {
     int n = program.num_actions;
     int last = model.num_stages - 1;
+    bool training = !model.forward_only;
     uses.assign(n, {});
-    defines.assign(n, -1);
+    defines.assign(n, {});
     for (int i = 0; i < n; ++i) {
       const pw_action &a = program.actions[i];
       int s = a.stage, m = a.microbatch;
+      const pw_stage &info = model.stages[s >= 0 ? s : 0];
       switch (a.kind) {
       case PW_ACT_FORWARD:
         if (takesPrevious(s))
           use(i, PW_ACTIVATION, s - 1, m);
         define(i, PW_ACTIVATION, s, m, /*received=*/false);
+        if (training && info.num_stash > 0)
+          define(i, kStashBuffer, s, m, /*received=*/false);
         if (s == last) {
           use(i, PW_ACTIVATION, s, m);
           plan.actions[i].collectOutputs = true;
@@ -149,13 +164,20 @@ private:
         break;
       case PW_ACT_BACKWARD:
       case PW_ACT_BACKWARD_INPUT:
-      case PW_ACT_BACKWARD_WEIGHT:
         if (takesPrevious(s))
           use(i, PW_ACTIVATION, s - 1, m);
+        if (info.num_stash > 0)
+          use(i, kStashBuffer, s, m);
         if (s < last)
           use(i, PW_GRADIENT, s, m);
-        if (a.kind != PW_ACT_BACKWARD_WEIGHT && takesPrevious(s))
+        if (takesPrevious(s))
           define(i, PW_GRADIENT, s - 1, m, /*received=*/false);
+        if (a.kind == PW_ACT_BACKWARD_INPUT && info.num_wstash > 0)
+          define(i, kWStashBuffer, s, m, /*received=*/false);
+        break;
+      case PW_ACT_BACKWARD_WEIGHT:
+        if (info.num_wstash > 0)
+          use(i, kWStashBuffer, s, m);
         break;
       case PW_ACT_SEND: {
         int sent = a.payload == PW_ACTIVATION ? use(i, PW_ACTIVATION, s, m)
@@ -171,6 +193,42 @@ private:
         break;
       default:
         break;
+      }
+    }
+    if (training)
+      checkComplete();
+  }
+
+  /// Training: every held (stage, microbatch) has one F before one B, or
+  /// before one I that comes before one W. (The verifier proves this for
+  /// compiled programs; a hand-written list that breaks it would silently
+  /// train on partial gradients.)
+  void checkComplete() {
+    int M = model.num_microbatches;
+    std::map<std::pair<int, int>, std::vector<int>> seen;
+    for (int i = 0; i < program.num_actions; ++i) {
+      const pw_action &a = program.actions[i];
+      if (a.kind > PW_ACT_BACKWARD_WEIGHT)
+        continue;
+      seen[{a.stage, a.microbatch}].push_back(a.kind);
+    }
+    for (int k = 0; k < program.num_stages; ++k) {
+      int s = program.stages[k];
+      for (int m = 0; m < M; ++m) {
+        const std::vector<int> &kinds = seen[{s, m}];
+        bool whole = kinds == std::vector<int>{PW_ACT_FORWARD, PW_ACT_BACKWARD};
+        bool split =
+            kinds == std::vector<int>{PW_ACT_FORWARD, PW_ACT_BACKWARD_INPUT,
+                                      PW_ACT_BACKWARD_WEIGHT};
+        if (whole || split)
+          continue;
+        std::string list;
+        for (int kind : kinds)
+          list += std::string(list.empty() ? "" : ", ") + actionKindName(kind);
+        modelError("rank " + std::to_string(plan.rank) + ": stage " +
+                   std::to_string(s) + " mb " + std::to_string(m) +
+                   " has the compute actions [" + list +
+                   "]; a training step needs F then B, or F then I then W");
       }
     }
   }
@@ -244,8 +302,7 @@ private:
       }
       std::sort(step.postBefore.begin(), step.postBefore.end());
 
-      int defined = defines[i];
-      if (defined >= 0) {
+      for (int defined : defines[i]) {
         if (buffers[defined].recvAction >= 0) {
           if (buffers[defined].slot < 0)
             throw Error("internal error: " + where(i) +
@@ -255,17 +312,29 @@ private:
             throw Error("internal error: no free slot for " + where(i));
           take(defined);
         }
-        step.output = ref(defined);
+        int kind = plan.pools[buffers[defined].pool].payload;
+        if (kind == kStashBuffer)
+          step.stash = ref(defined);
+        else if (kind == kWStashBuffer)
+          step.wstash = ref(defined);
+        else
+          step.output = ref(defined);
       }
 
+      bool backward = a.kind == PW_ACT_BACKWARD ||
+                      a.kind == PW_ACT_BACKWARD_INPUT ||
+                      a.kind == PW_ACT_BACKWARD_WEIGHT;
       for (int b : uses[i]) {
-        if (b == defined) // The last stage's F collecting its own results.
+        // The last stage's F collecting its own results.
+        if (std::find(defines[i].begin(), defines[i].end(), b) !=
+            defines[i].end())
           continue;
-        bool gradientUse =
-            (a.kind == PW_ACT_BACKWARD || a.kind == PW_ACT_BACKWARD_INPUT ||
-             a.kind == PW_ACT_BACKWARD_WEIGHT) &&
-            plan.pools[buffers[b].pool].payload == PW_GRADIENT;
-        if (gradientUse)
+        int kind = plan.pools[buffers[b].pool].payload;
+        if (kind == kStashBuffer)
+          step.stash = ref(b);
+        else if (kind == kWStashBuffer)
+          step.wstash = ref(b);
+        else if (backward && kind == PW_GRADIENT)
           step.gradient = ref(b);
         else
           step.input = ref(b);
@@ -285,12 +354,29 @@ RankPlan planRank(const pw_model &model, int rank, const PlanOptions &options) {
   return Planner(model, rank, options).run();
 }
 
+const char *bufferKindName(int kind) {
+  switch (kind) {
+  case kActivationBuffer:
+    return "act";
+  case kGradientBuffer:
+    return "grad";
+  case kStashBuffer:
+    return "stash";
+  case kWStashBuffer:
+    return "wstash";
+  default:
+    return "?";
+  }
+}
+
 std::string describePlan(const RankPlan &plan) {
   std::string text;
   for (const PoolPlan &pool : plan.pools) {
     text += "rank " + std::to_string(plan.rank) + ": pool " +
-            payloadName(pool.payload) + " s" + std::to_string(pool.stage) +
-            (pool.received ? " (received)" : pool.sent ? " (sent)" : "") +
+            bufferKindName(pool.payload) + " s" + std::to_string(pool.stage) +
+            (pool.received ? " (received)"
+             : pool.sent   ? " (sent)"
+                           : "") +
             ": " + std::to_string(pool.buffers) + " buffers, peak " +
             std::to_string(pool.peak) + ", " + std::to_string(pool.slots) +
             " slots of " + std::to_string(pool.bytes) + " B\n";

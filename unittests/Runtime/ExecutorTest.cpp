@@ -28,10 +28,10 @@ void runAndCheck(const ModelConfig &config, int steps, Trace *trace = nullptr) {
   ASSERT_EQ(model.get()->num_ranks, 1);
   std::vector<float> x = makeInput(config.batch, config.features);
   std::vector<std::vector<float>> params;
-  std::vector<const void *> inputs = {x.data()};
+  std::vector<void *> inputs = {x.data()};
   for (int s = 0; s < config.stages; ++s)
     params.push_back(makeParameter(s, config.features));
-  for (const auto &p : params)
+  for (auto &p : params)
     inputs.push_back(p.data());
 
   auto backend = createLocalBackend();

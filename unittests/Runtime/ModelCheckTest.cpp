@@ -66,18 +66,131 @@ TEST(ModelCheckTest, RejectsActionsOnStagesTheRankDoesNotHold) {
 }
 
 TEST(ModelCheckTest, TrainingActionsNeedABackward) {
-  ModelConfig c = twoStages();
-  c.training = true;
-  ArithmeticModel training(c);
-  EXPECT_NE(errorOf(*training.get()).find("training steps are not supported"),
-            std::string::npos);
-  for (int s = 0; s < 2; ++s)
-    const_cast<pw_stage &>(training.get()->stages[s]).backward = nullptr;
+  TrainConfig c;
+  TrainModel training(c);
+  EXPECT_EQ(errorOf(*training.get()), "");
+  // A training program on a binary compiled for inference.
+  training.mutableModel()->forward_only = 1;
   std::string error = errorOf(*training.get());
-  EXPECT_NE(error.find("this binary was compiled without training "
-                       "(forward-only)"),
+  EXPECT_NE(error.find("has no backward function: this binary was compiled "
+                       "without training (forward-only)"),
             std::string::npos)
       << error;
+  training.mutableModel()->forward_only = 0;
+  for (int s = 0; s < 2; ++s)
+    const_cast<pw_stage &>(training.get()->stages[s]).backward = nullptr;
+  error = errorOf(*training.get());
+  EXPECT_NE(error.find("stage 0 of a training model has neither a backward "
+                       "nor a backward_input/backward_weight pair"),
+            std::string::npos)
+      << error;
+}
+
+TEST(ModelCheckTest, SplitBackwardActionsNeedTheSplitFunctions) {
+  TrainConfig c;
+  c.schedule = "zb-h1";
+  TrainModel model(c);
+  EXPECT_EQ(errorOf(*model.get()), "");
+  auto &stage = const_cast<pw_stage &>(model.get()->stages[1]);
+  stage.backward_input = nullptr;
+  stage.backward_weight = nullptr;
+  EXPECT_NE(errorOf(*model.get()).find("stage 1 has no split backward"),
+            std::string::npos)
+      << errorOf(*model.get());
+
+  TrainConfig onlySplit;
+  onlySplit.split = true;
+  onlySplit.noWholeBackward = true;
+  TrainModel b(onlySplit); // 1F1B uses B actions.
+  EXPECT_NE(errorOf(*b.get()).find("has no backward function (it was "
+                                   "compiled with the split backward"),
+            std::string::npos)
+      << errorOf(*b.get());
+}
+
+TEST(ModelCheckTest, RejectsBadTrainingModels) {
+  {
+    // The loss must come first, with a gradient.
+    TrainModel model(TrainConfig{});
+    const_cast<int32_t *>(model.get()->stages[1].result_has_grad)[0] = 0;
+    EXPECT_NE(errorOf(*model.get())
+                  .find("a training model's first output is "
+                        "its loss"),
+              std::string::npos)
+        << errorOf(*model.get());
+  }
+  {
+    // A gradient for an integer result.
+    TrainModel model(TrainConfig{});
+    const_cast<int32_t *>(model.get()->stages[0].result_has_grad)[1] = 1;
+    EXPECT_NE(errorOf(*model.get())
+                  .find("stage 0 result 1 is i32 but marked "
+                        "as having a gradient"),
+              std::string::npos)
+        << errorOf(*model.get());
+  }
+  {
+    // grad_args naming a data input.
+    TrainModel model(TrainConfig{});
+    const_cast<int32_t *>(model.get()->stages[0].grad_args)[0] = 0;
+    EXPECT_NE(errorOf(*model.get())
+                  .find("is a data input, which gets no "
+                        "gradient"),
+              std::string::npos)
+        << errorOf(*model.get());
+  }
+  {
+    // A trained parameter shared by two stages (tied weights).
+    TrainModel model(TrainConfig{});
+    const_cast<int32_t *>(model.get()->stages[1].arg_index)[0] = 2; // w0
+    EXPECT_NE(errorOf(*model.get())
+                  .find("parameter 'w0' is an argument of "
+                        "stages 0 and 1"),
+              std::string::npos)
+        << errorOf(*model.get());
+  }
+}
+
+TEST(ModelCheckTest, ChecksReplicas) {
+  TrainConfig c;
+  c.replicas = 2;
+  c.microbatches = 2;
+  TrainModel model(c);
+  EXPECT_EQ(errorOf(*model.get()), "");
+  EXPECT_EQ(numReplicas(*model.get()), 2);
+  EXPECT_EQ(replicaOf(*model.get(), 3), 1);
+  EXPECT_EQ(stageHolders(*model.get(), 1), (std::vector<int>{1, 3}));
+  // Microbatch shapes: 16 rows / (2 replicas x 2 microbatches).
+  EXPECT_EQ(model.get()->stages[0].args[0].shape[0], 4);
+  // An optimizer step without the all-reduce would let replicas drift.
+  auto *actions = const_cast<pw_action *>(model.get()->ranks[2].actions);
+  int n = model.get()->ranks[2].num_actions;
+  for (int i = 0; i < n; ++i)
+    if (actions[i].kind == PW_ACT_ALLREDUCE)
+      actions[i].kind = PW_ACT_OPTIMIZER;
+  EXPECT_NE(errorOf(*model.get())
+                .find("stage 0 has 2 replicas but no "
+                      "all-reduce of its gradients before "
+                      "the optimizer step"),
+            std::string::npos)
+      << errorOf(*model.get());
+}
+
+TEST(ModelCheckTest, RejectsUnevenReplicas) {
+  TrainConfig c;
+  c.replicas = 2;
+  c.microbatches = 2;
+  TrainModel model(c);
+  // Rank 3 claims stage 0 too: stage 0 has 3 holders, stage 1 only 1.
+  auto &program = const_cast<pw_rank_program &>(model.get()->ranks[3]);
+  static const int32_t stage0[] = {0};
+  program.stages = stage0;
+  EXPECT_NE(errorOf(*model.get())
+                .find("stage 1 is held by 1 rank(s) but "
+                      "stage 0 by 3: every stage needs the "
+                      "same number of data-parallel replicas"),
+            std::string::npos)
+      << errorOf(*model.get());
 }
 
 TEST(ModelCheckTest, DescribesActions) {

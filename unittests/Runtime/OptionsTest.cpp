@@ -71,3 +71,56 @@ TEST(OptionsTest, HelpListsInputsAndOutputs) {
   EXPECT_NE(text.find("    p1: f32 [8]"), std::string::npos);
   EXPECT_NE(text.find("    total: f32 []"), std::string::npos);
 }
+
+TEST(OptionsTest, ParsesTrainingOptions) {
+  Options o =
+      parse({"--optimizer", "adamw", "--lr=0.001", "--betas", "0.8,0.99",
+             "--eps", "1e-6", "--log-json", "log.jsonl", "--checkpoint-dir",
+             "ck", "--checkpoint-every", "5", "--resume"});
+  EXPECT_EQ(o.optimizer.kind, OptimizerKind::AdamW);
+  EXPECT_EQ(o.optimizer.lr, 0.001);
+  EXPECT_EQ(o.optimizer.beta1, 0.8);
+  EXPECT_EQ(o.optimizer.beta2, 0.99);
+  EXPECT_EQ(o.optimizer.eps, 1e-6);
+  // AdamW's default weight decay, as torch.optim.AdamW.
+  EXPECT_EQ(o.optimizer.weightDecay, 0.01);
+  EXPECT_EQ(o.logJson, "log.jsonl");
+  EXPECT_EQ(o.checkpointDir, "ck");
+  EXPECT_EQ(o.checkpointEvery, 5);
+  EXPECT_TRUE(o.resume);
+  EXPECT_EQ(o.trainingOptions.size(), 4u);
+
+  Options d = parse({});
+  EXPECT_EQ(d.optimizer.kind, OptimizerKind::SGD);
+  EXPECT_EQ(d.optimizer.lr, 0.01);
+  EXPECT_EQ(d.optimizer.weightDecay, 0.0);
+  EXPECT_TRUE(d.trainingOptions.empty());
+
+  Options s = parse({"--momentum", "0.9", "--nesterov", "--weight-decay", "0"});
+  EXPECT_TRUE(s.optimizer.nesterov);
+  EXPECT_EQ(s.optimizer.momentum, 0.9);
+  EXPECT_EQ(parse({"--optimizer", "adamw", "--weight-decay", "0"})
+                .optimizer.weightDecay,
+            0.0);
+}
+
+TEST(OptionsTest, RejectsBadTrainingOptions) {
+  EXPECT_NE(PW_ERROR_OF(parse({"--optimizer", "lamb"}))
+                .find("--optimizer expects sgd, adam or adamw, got 'lamb'"),
+            std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--nesterov"}))
+                .find("--nesterov needs a --momentum above 0"),
+            std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--optimizer", "adam", "--momentum", "0.9"}))
+                .find("apply to --optimizer sgd"),
+            std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--betas", "0.9"})).find("--betas expects"),
+            std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--betas", "0.9,1.0"})).find("[0, 1)"),
+            std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--checkpoint-every", "3"}))
+                .find("--checkpoint-every needs --checkpoint-dir DIR"),
+            std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--resume=1"})).find("--resume takes no value"),
+            std::string::npos);
+}

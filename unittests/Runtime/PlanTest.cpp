@@ -55,14 +55,23 @@ void expectReceivesPostedInTime(const pw_model &model, const RankPlan &plan) {
   EXPECT_EQ(posted, receives);
 }
 
-ModelConfig config(int stages, int microbatches, const std::string &schedule,
-                   bool training = false) {
+ModelConfig config(int stages, int microbatches, const std::string &schedule) {
   ModelConfig c;
   c.stages = c.ranks = stages;
   c.microbatches = microbatches;
   c.batch = 2 * microbatches;
   c.schedule = schedule;
-  c.training = training;
+  return c;
+}
+
+TrainConfig trainConfig(int stages, int microbatches,
+                        const std::string &schedule) {
+  TrainConfig c;
+  c.stages = c.layers = stages;
+  c.microbatches = microbatches;
+  c.batch = 2 * microbatches;
+  c.features = 8;
+  c.schedule = schedule;
   return c;
 }
 
@@ -129,7 +138,7 @@ TEST(PlanTest, SpareSlotsPostEveryReceiveAtStepStart) {
 TEST(PlanTest, OneFOneBInFlightActivationsAreMinOfStagesLeftAndMicrobatches) {
   for (int S : {2, 3, 4, 5}) {
     for (int M : {1, 2, 3, 4, 8}) {
-      ArithmeticModel model(config(S, M, "1f1b", /*training=*/true));
+      TrainModel model(trainConfig(S, M, "1f1b"));
       ASSERT_TRUE(pipewave::schedule::verify(model.program()).empty());
       PlanOptions minimal;
       minimal.spareSlots = 0;
@@ -165,7 +174,7 @@ TEST(PlanTest, OneFOneBInFlightActivationsAreMinOfStagesLeftAndMicrobatches) {
 }
 
 TEST(PlanTest, OneFOneBWithSpareSlotsStillPostsInTime) {
-  ArithmeticModel model(config(4, 8, "1f1b", /*training=*/true));
+  TrainModel model(trainConfig(4, 8, "1f1b"));
   for (int s = 0; s < 4; ++s) {
     RankPlan plan = planRank(*model.get(), s);
     expectReceivesPostedInTime(*model.get(), plan);

@@ -3,7 +3,8 @@
 #   cmake -DCMD=<;-list> [-DEXPECT_EXIT=0|2|nonzero] [-DEXPECT=<;-list of
 #         regexes the output must match>] [-DREJECT=<;-list of regexes it must
 #         not match>] [-DCOUNT_REGEX=<regex> -DCOUNT=<n>] [-DMAX_SECONDS=<s>]
-#         [-DTIMEOUT=<s>] -P RunCheck.cmake
+#         [-DTIMEOUT=<s>] [-DCLEAN=<;-list of paths removed before the
+#         run>] -P RunCheck.cmake
 #
 # Output is stdout and stderr together. The elapsed time is printed, so the
 # ctest log records it (the failure tests measure how fast a dead or hung
@@ -15,6 +16,12 @@ if(NOT DEFINED TIMEOUT)
   set(TIMEOUT 120)
 endif()
 string(REPLACE "|" ";" CMD "${CMD}")
+if(DEFINED CLEAN)
+  string(REPLACE "|" ";" CLEAN "${CLEAN}")
+  foreach(path IN LISTS CLEAN)
+    file(REMOVE_RECURSE "${path}")
+  endforeach()
+endif()
 string(TIMESTAMP start "%s%f" UTC)
 execute_process(COMMAND ${CMD}
   RESULT_VARIABLE result

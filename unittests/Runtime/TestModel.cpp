@@ -69,9 +69,6 @@ const pw_stage_fn kForward[kMaxStages] = {
     stageForward<0>, stageForward<1>, stageForward<2>, stageForward<3>,
     stageForward<4>, stageForward<5>, stageForward<6>, stageForward<7>};
 
-/// Stands in for a backward in planning tests; never called there.
-void dummyBackward(void *const *, void *const *) {}
-
 int rankOf(const ModelConfig &config, int stage) {
   switch (config.placement) {
   case Placement::Pipeline:
@@ -137,19 +134,16 @@ schedule::Program buildProgram(const ModelConfig &config) {
   using namespace schedule;
   if (config.stages < 1 || config.stages > kMaxStages)
     throw std::invalid_argument("1..8 stages");
-  if (config.placement != Placement::Pipeline) {
-    if (config.training)
-      throw std::invalid_argument("training programs need Pipeline placement");
+  if (config.placement != Placement::Pipeline)
     return buildMicrobatchMajor(config);
-  }
   BuildResult built = config.schedule == "1f1b"
                           ? build1F1B(config.stages, config.microbatches)
                           : buildGPipe(config.stages, config.microbatches,
-                                       !config.training);
+                                       /*forwardOnly=*/true);
   if (!built)
     throw std::invalid_argument(built.error);
   Program program = std::move(*built.program);
-  if (config.training || program.forwardOnly)
+  if (program.forwardOnly)
     return program;
   // The forward part of a training program.
   for (RankProgram &rank : program.ranks) {
@@ -225,7 +219,6 @@ ArithmeticModel::ArithmeticModel(const ModelConfig &config)
     stage.num_results = static_cast<int32_t>(stageResults.back().size());
     stage.results = stageResults.back().data();
     stage.forward = kForward[s];
-    stage.backward = cfg.training ? &dummyBackward : nullptr;
     stages.push_back(stage);
   }
 
@@ -261,7 +254,7 @@ ArithmeticModel::ArithmeticModel(const ModelConfig &config)
   model.num_stages = S;
   model.num_microbatches = M;
   model.num_ranks = static_cast<int32_t>(ranks.size());
-  model.forward_only = cfg.training ? 0 : 1;
+  model.forward_only = 1;
   model.num_inputs = static_cast<int32_t>(inputs.size());
   model.inputs = inputs.data();
   model.input_is_param = inputIsParam.data();

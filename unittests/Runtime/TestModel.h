@@ -14,6 +14,10 @@
 // dtypes at aligned offsets. Action lists come from the schedule library (or
 // a simple microbatch-major generator for several stages per rank).
 //
+// TrainModel is a hand-written training model (forward, backward, split
+// backward_input/backward_weight with analytic gradients) for the training
+// tests; see TrainConfig.
+//
 // Test hooks read by the stage functions (MPI tests): PW_TEST_DIE_RANK=R
 // makes rank R _exit(1) in its (PW_TEST_DIE_AFTER+1)-th forward call;
 // PW_TEST_HANG_RANK=R makes rank R sleep forever in its first forward call.
@@ -23,6 +27,7 @@
 #ifndef PIPEWAVE_UNITTESTS_RUNTIME_TESTMODEL_H
 #define PIPEWAVE_UNITTESTS_RUNTIME_TESTMODEL_H
 
+#include "pipewave-runtime/Optimizer.h"
 #include "pipewave-runtime/model.h"
 #include "pipewave/Schedule/Program.h"
 
@@ -51,10 +56,6 @@ struct ModelConfig {
   /// the 1F1B training program); other placements use a microbatch-major
   /// order: for each microbatch, the rank's stages in ascending order.
   std::string schedule = "gpipe";
-  /// Keep the whole training program (B, optimizer, gradient messages) and
-  /// mark the model as training with a dummy backward. For planning tests
-  /// only: the executor does not run training steps yet.
-  bool training = false;
 };
 
 /// The program a config describes (verified with schedule::verify by the
@@ -107,6 +108,120 @@ struct Reference {
 Reference computeReference(const ModelConfig &config,
                            const std::vector<float> &x,
                            const std::vector<std::vector<float>> &params);
+
+/// The training test model: L layers (`layers`) split evenly into S stages.
+///   data inputs x, t: f32 [B, F] (global batch B); parameters w0, b0, w1,
+///   b1, ..., w{L-1}, b{L-1}: f32 [F] (inputs x, t, then w_l, b_l per layer)
+///   layer l:    y = tanh(h * w_l + b_l)   (element-wise; w_l, b_l broadcast
+///                                          over rows)
+///   stage s:    its layers in turn; also c = c_prev + 1 (i32 [rows], no
+///               gradient; 1 after stage 0); stash: every layer's y
+///   last stage: loss = sum((y - t)^2) * (1 / (B * F))   (result 0, f32
+///               scalar: the mean over the global batch, so microbatch and
+///               replica losses add up to it), then y and c
+///   arguments:  stage 0 [x, w, b, w, b, ...]; stage s > 0 [w, h, c, b, w,
+///               b, ...] (its first layer's w before the activation, so
+///               grad_args mix parameters and activations); the last stage
+///               also takes t at the end
+///   backward:   per layer, last first: dz = dy * (1 - y^2), dw =
+///               sum_rows(dz * h), db = sum_rows(dz), dy = dz * w; on the
+///               last stage dy = d_loss * 2/(B*F) * (y - t) + d_y. Split:
+///               backward_input -> (dh, wstash = dz, h per layer),
+///               backward_weight(wstash) -> (dw, db per layer).
+struct TrainConfig {
+  int layers = 4;
+  int stages = 2;
+  int microbatches = 4;
+  /// Data-parallel replicas of the whole pipeline (ranks r + k * P for
+  /// replica k, P pipeline ranks), with an all-reduce before each
+  /// optimizer step.
+  int replicas = 1;
+  int batch = 16;
+  int features = 8;
+  /// "gpipe", "1f1b", "zb-h1" (I/W), "interleaved" (2 stages per rank), or
+  /// "local" (all stages on one rank: F of every stage per microbatch, then
+  /// the backwards, then the optimizer steps).
+  std::string schedule = "1f1b";
+  /// Give the stages the split backward functions (backward_input and
+  /// backward_weight); zb-h1 always does. "local" then uses I and W.
+  bool split = false;
+  /// Leave the stages' B function out (only I/W).
+  bool noWholeBackward = false;
+};
+
+/// The program a training config describes.
+schedule::Program buildTrainProgram(const TrainConfig &config);
+
+class TrainModel {
+public:
+  explicit TrainModel(const TrainConfig &config);
+  TrainModel(const TrainModel &) = delete;
+  TrainModel &operator=(const TrainModel &) = delete;
+
+  const pw_model *get() const { return &model; }
+  pw_model *mutableModel() { return &model; }
+  const TrainConfig &config() const { return cfg; }
+  const schedule::Program &program() const { return prog; }
+
+private:
+  TrainConfig cfg;
+  schedule::Program prog;
+  pw_model model = {};
+  std::deque<std::vector<int64_t>> shapes;
+  std::deque<std::string> names;
+  std::vector<pw_tensor_info> inputs, outputs;
+  std::vector<int32_t> inputIsParam, outputCombine;
+  std::deque<std::vector<pw_tensor_info>> tensorLists;
+  std::deque<std::vector<int32_t>> intLists;
+  std::vector<pw_stage> stages;
+  std::deque<std::vector<int32_t>> rankStages;
+  std::deque<std::vector<pw_action>> rankActions;
+  std::vector<pw_rank_program> ranks;
+  std::vector<int32_t> groupRanks;
+
+  pw_tensor_info tensor(const std::string &name, int32_t dtype,
+                        std::vector<int64_t> shape);
+};
+
+/// Deterministic training data: `batches` global batches of x and t.
+std::vector<float> makeTrainInput(int rows, int features);
+std::vector<float> makeTrainTarget(int rows, int features);
+/// Initial w_l and b_l.
+std::vector<float> makeTrainWeight(int layer, int features);
+std::vector<float> makeTrainBias(int layer, int features);
+
+/// The loss and gradients of one global batch in double precision, and the
+/// optimizer updates written from PyTorch's documented formulas, also in
+/// double: the serial reference the pipelined runs are compared with.
+struct TrainState {
+  std::vector<std::vector<double>> w, b;
+  /// Per layer. Optimizer state per parameter (w0, b0, w1, b1, ...):
+  /// momentum buffer or exp_avg, and exp_avg_sq.
+  std::vector<std::vector<double>> m, v;
+  int64_t steps = 0;
+};
+struct TrainGradients {
+  double loss = 0;
+  std::vector<std::vector<double>> dw, db;
+};
+TrainGradients referenceGradients(const TrainConfig &config,
+                                  const TrainState &state, const float *x,
+                                  const float *t);
+/// One update of `param` (size n) in double, PyTorch's formulas.
+void referenceUpdate(const OptimizerConfig &config, int64_t step,
+                     std::vector<double> &param,
+                     const std::vector<double> &grad, std::vector<double> &m,
+                     std::vector<double> &v);
+/// `steps` full training steps from the initial state: losses per step
+/// (before each update) and the final state. Step k reads global batch
+/// (k - 1) % batches of xAll/tAll.
+std::vector<double> referenceTraining(const TrainConfig &config,
+                                      const OptimizerConfig &optimizer,
+                                      const std::vector<float> &xAll,
+                                      const std::vector<float> &tAll,
+                                      int batches, int steps,
+                                      TrainState &state);
+TrainState initialTrainState(const TrainConfig &config);
 
 } // namespace pipewave::runtime::test
 

@@ -14,6 +14,25 @@
 //     (step, stage, microbatch) forward exactly once, send/recv slices
 //     when RANKS > 1, non-negative times.
 //
+// Training (the TrainModel of TestModel.h: 4 layers, batch 16, 8 features):
+//   pw-test-tool train-fixtures DIR
+//     x.npy and t.npy holding two global batches ([32, 8]) and
+//     params.safetensors (the initial w0..w3, b0..b3).
+//   pw-test-tool compare-logs A.jsonl B.jsonl TOLERANCE
+//     every step logged in B is in A with a loss within TOLERANCE
+//     (relative; 0: bit-identical).
+//   pw-test-tool compare-reference LOG.jsonl FIXTURES OPTIMIZER LR MOMENTUM
+//                                  TOLERANCE
+//     the logged losses against the serial double-precision reference.
+//   pw-test-tool compare-checkpoints STEPDIR_A STEPDIR_B TOLERANCE
+//     the same tensors (parameters and optimizer state) in both checkpoints,
+//     equal within TOLERANCE (times max(1, |value|); 0: bit-identical),
+//     and the same step; a tensor in
+//     several rank files (replicas) must be identical in all of them.
+//   pw-test-tool corrupt STEPDIR DESTDIR truncate|reshape
+//     copies checkpoint STEPDIR into DESTDIR and truncates rank-1's file by
+//     100 bytes, or rewrites rank-0's file with tensor w0 reshaped to [4].
+//
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/Error.h"
@@ -26,9 +45,17 @@
 
 #include "TestModel.h"
 
+#include "pipewave-runtime/Checkpoint.h"
+#include "pipewave-runtime/Optimizer.h"
+
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
+#include <unistd.h>
 
 using namespace pipewave::runtime;
 using namespace pipewave::runtime::test;
@@ -138,6 +165,218 @@ int checkTrace(const std::string &path, int ranks, int steps, int stages,
   return 0;
 }
 
+TrainConfig trainConfig() {
+  TrainConfig config;
+  config.layers = 4;
+  config.stages = 1;
+  config.microbatches = 1;
+  config.batch = 16;
+  config.features = 8;
+  return config;
+}
+
+int trainFixtures(const std::string &dir) {
+  TrainConfig config = trainConfig();
+  const int rows = 2 * config.batch, F = config.features;
+  std::vector<float> x = makeTrainInput(rows, F), t = makeTrainTarget(rows, F);
+  writeNpy(dir + "/x.npy", PW_F32, {rows, F}, x.data());
+  writeNpy(dir + "/t.npy", PW_F32, {rows, F}, t.data());
+  std::vector<std::vector<float>> values;
+  std::vector<SafetensorsTensorRef> refs;
+  for (int layer = 0; layer < config.layers; ++layer) {
+    values.push_back(makeTrainWeight(layer, F));
+    values.push_back(makeTrainBias(layer, F));
+  }
+  for (int layer = 0; layer < config.layers; ++layer) {
+    refs.push_back(
+        {"w" + std::to_string(layer), PW_F32, {F}, values[2 * layer].data()});
+    refs.push_back({"b" + std::to_string(layer),
+                    PW_F32,
+                    {F},
+                    values[2 * layer + 1].data()});
+  }
+  writeSafetensors(dir + "/params.safetensors", refs);
+  std::printf("training fixtures in %s\n", dir.c_str());
+  return 0;
+}
+
+/// step -> loss of every line of a --log-json file.
+std::vector<std::pair<int64_t, double>> readLog(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    throw Error("cannot open '" + path + "'");
+  std::vector<std::pair<int64_t, double>> steps;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty())
+      continue;
+    JsonValue value = parseJson(line, path);
+    const JsonValue *step = value.find("step");
+    const JsonValue *loss = value.find("loss");
+    if (!step || !loss || !value.find("time_ms") ||
+        !value.find("samples_per_s") || !loss->isNumber())
+      throw Error("'" + path + "': incomplete line '" + line + "'");
+    steps.emplace_back(step->integer, loss->number);
+  }
+  if (steps.empty())
+    throw Error("'" + path + "' logs no steps");
+  return steps;
+}
+
+/// Relative to |a|, or to max(1, |a|) with `absoluteBelowOne` (parameters
+/// and optimizer state near zero); 0: bit-identical.
+bool close(double a, double b, double tolerance,
+           bool absoluteBelowOne = false) {
+  if (tolerance == 0)
+    return a == b || (std::isnan(a) && std::isnan(b));
+  double scale = absoluteBelowOne ? std::max(1.0, std::fabs(a)) : std::fabs(a);
+  return std::fabs(a - b) <= tolerance * scale;
+}
+
+int compareLogs(const std::string &a, const std::string &b, double tolerance) {
+  std::map<int64_t, double> reference;
+  for (auto [step, loss] : readLog(a))
+    reference[step] = loss;
+  int compared = 0;
+  for (auto [step, loss] : readLog(b)) {
+    auto it = reference.find(step);
+    if (it == reference.end())
+      throw Error("step " + std::to_string(step) + " of '" + b +
+                  "' is not in '" + a + "'");
+    if (!close(it->second, loss, tolerance)) {
+      std::fprintf(stderr,
+                   "step %lld: loss %.17g in %s but %.17g in %s (tolerance "
+                   "%g)\n",
+                   static_cast<long long>(step), it->second, a.c_str(), loss,
+                   b.c_str(), tolerance);
+      return 1;
+    }
+    ++compared;
+  }
+  std::printf("%d steps agree (tolerance %g)\n", compared, tolerance);
+  return 0;
+}
+
+int compareReference(const std::string &log, const std::string &fixtures,
+                     const std::string &optimizerName, double lr,
+                     double momentum, double tolerance) {
+  TrainConfig config = trainConfig();
+  OptimizerConfig optimizer;
+  if (!parseOptimizerKind(optimizerName, optimizer.kind))
+    throw Error("unknown optimizer " + optimizerName);
+  optimizer.lr = lr;
+  optimizer.momentum = momentum;
+  optimizer.weightDecay = defaultWeightDecay(optimizer.kind);
+  HostTensor x = readNpy(fixtures + "/x.npy"), t = readNpy(fixtures + "/t.npy");
+  std::vector<float> xs(static_cast<const float *>(x.data()),
+                        static_cast<const float *>(x.data()) + x.size());
+  std::vector<float> ts(static_cast<const float *>(t.data()),
+                        static_cast<const float *>(t.data()) + t.size());
+  auto steps = readLog(log);
+  TrainState state = initialTrainState(config);
+  std::vector<double> losses = referenceTraining(
+      config, optimizer, xs, ts, static_cast<int>(x.shape[0] / config.batch),
+      static_cast<int>(steps.size()), state);
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (steps[k].first != static_cast<int64_t>(k + 1))
+      throw Error("'" + log + "' does not start at step 1");
+    if (!close(losses[k], steps[k].second, tolerance)) {
+      std::fprintf(stderr, "step %zu: loss %.9g but the reference says %.9g\n",
+                   k + 1, steps[k].second, losses[k]);
+      return 1;
+    }
+  }
+  std::printf("%zu steps match the reference (tolerance %g); loss %.6g -> "
+              "%.6g\n",
+              steps.size(), tolerance, losses.front(), losses.back());
+  return 0;
+}
+
+/// Every tensor of every rank file of a checkpoint, by name.
+std::map<std::string, HostTensor> readCheckpoint(const std::string &stepDir) {
+  CheckpointManifest manifest = readCheckpointManifest(stepDir);
+  std::map<std::string, HostTensor> tensors;
+  for (const CheckpointFile &file : manifest.files) {
+    SafetensorsReader reader(stepDir + "/" + file.name);
+    for (const SafetensorsEntry &entry : reader.entries()) {
+      HostTensor tensor = reader.read(entry.name);
+      auto it = tensors.find(entry.name);
+      if (it != tensors.end()) {
+        if (it->second.bytes() != tensor.bytes() ||
+            std::memcmp(it->second.data(), tensor.data(), tensor.bytes()))
+          throw Error("tensor '" + entry.name +
+                      "' differs between the rank "
+                      "files of '" +
+                      stepDir + "' (replicas diverged)");
+        continue;
+      }
+      tensors[entry.name] = std::move(tensor);
+    }
+  }
+  return tensors;
+}
+
+int compareCheckpoints(const std::string &a, const std::string &b,
+                       double tolerance) {
+  if (readCheckpointManifest(a).step != readCheckpointManifest(b).step)
+    throw Error("the checkpoints are of different steps");
+  std::map<std::string, HostTensor> ta = readCheckpoint(a),
+                                    tb = readCheckpoint(b);
+  if (ta.size() != tb.size())
+    throw Error("the checkpoints hold " + std::to_string(ta.size()) + " and " +
+                std::to_string(tb.size()) + " tensors");
+  for (const auto &[name, tensor] : ta) {
+    auto it = tb.find(name);
+    if (it == tb.end() || it->second.shape != tensor.shape)
+      throw Error("tensor '" + name + "' missing or reshaped in '" + b + "'");
+    const float *pa = static_cast<const float *>(tensor.data());
+    const float *pb = static_cast<const float *>(it->second.data());
+    for (int64_t i = 0; i < tensor.size(); ++i)
+      if (!close(pa[i], pb[i], tolerance, /*absoluteBelowOne=*/true)) {
+        std::fprintf(stderr, "%s[%lld]: %.9g vs %.9g\n", name.c_str(),
+                     static_cast<long long>(i), pa[i], pb[i]);
+        return 1;
+      }
+  }
+  std::printf("%zu tensors agree (tolerance %g)\n", ta.size(), tolerance);
+  return 0;
+}
+
+int corrupt(const std::string &stepDir, const std::string &destDir,
+            const std::string &mode) {
+  CheckpointManifest manifest = readCheckpointManifest(stepDir);
+  std::string dest = checkpointStepDir(destDir, manifest.step);
+  makeDirectories(dest);
+  for (const CheckpointFile &file : manifest.files) {
+    InputFile in(stepDir + "/" + file.name);
+    std::string bytes(in.size(), '\0');
+    in.readAt(0, bytes.data(), bytes.size(), "the file");
+    if (mode == "truncate" && file.rank == 1)
+      bytes.resize(bytes.size() - 100);
+    writeFileAtomic(dest + "/" + file.name, {{bytes.data(), bytes.size()}});
+  }
+  if (mode == "reshape") {
+    SafetensorsReader reader(dest + "/rank-0.safetensors");
+    std::vector<HostTensor> tensors;
+    std::vector<SafetensorsTensorRef> refs;
+    for (const SafetensorsEntry &entry : reader.entries())
+      tensors.push_back(reader.read(entry.name));
+    for (size_t k = 0; k < tensors.size(); ++k) {
+      SafetensorsTensorRef ref{reader.entries()[k].name, tensors[k].dtype,
+                               tensors[k].shape, tensors[k].data()};
+      if (ref.name == "w0")
+        ref.shape = {ref.shape[0] / 2};
+      refs.push_back(ref);
+    }
+    writeSafetensors(dest + "/rank-0.safetensors", refs, reader.metadata());
+  } else if (mode != "truncate") {
+    throw Error("unknown mode " + mode);
+  }
+  writeCheckpointManifest(dest, manifest);
+  std::printf("%s: %s\n", mode.c_str(), dest.c_str());
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -148,9 +387,23 @@ int main(int argc, char **argv) {
     if (command == "check-trace" && argc == 7)
       return checkTrace(argv[2], std::atoi(argv[3]), std::atoi(argv[4]),
                         std::atoi(argv[5]), std::atoi(argv[6]));
+    if (command == "train-fixtures" && argc == 3)
+      return trainFixtures(argv[2]);
+    if (command == "compare-logs" && argc == 5)
+      return compareLogs(argv[2], argv[3], std::atof(argv[4]));
+    if (command == "compare-reference" && argc == 8)
+      return compareReference(argv[2], argv[3], argv[4], std::atof(argv[5]),
+                              std::atof(argv[6]), std::atof(argv[7]));
+    if (command == "compare-checkpoints" && argc == 5)
+      return compareCheckpoints(argv[2], argv[3], std::atof(argv[4]));
+    if (command == "corrupt" && argc == 5)
+      return corrupt(argv[2], argv[3], argv[4]);
     std::fprintf(stderr, "usage: pw-test-tool fixtures DIR STAGES MICROBATCHES"
                          " | check-trace FILE RANKS STEPS STAGES "
-                         "MICROBATCHES\n");
+                         "MICROBATCHES | train-fixtures DIR | compare-logs A "
+                         "B TOL | compare-reference LOG FIXTURES OPT LR "
+                         "MOMENTUM TOL | compare-checkpoints A B TOL | "
+                         "corrupt STEPDIR DEST truncate|reshape\n");
     return 2;
   } catch (const Error &error) {
     std::fprintf(stderr, "pw-test-tool: %s\n", error.what());

@@ -63,6 +63,11 @@ public:
   /// every rank).
   virtual RequestId iallreduce(void *data, size_t count, int32_t dtype,
                                ReduceOp op, const std::vector<int> &group) = 0;
+  /// Prepares the all-reduce groups used later with iallreduce. Collective:
+  /// every rank calls it with the same list, in the same order, before any
+  /// of the groups is used. (MPI: one communicator per group, created once.)
+  /// The default does nothing.
+  virtual void createGroups(const std::vector<std::vector<int>> &groups);
   /// Starts a barrier among all ranks.
   virtual RequestId ibarrier() = 0;
   /// Gathers every rank's `bytes` on `root` (rank order); other ranks get an

@@ -8,9 +8,27 @@
 // receive just before the action that reads its buffer, sends
 // asynchronously and completes a send before its slot is written again (or
 // at the end of the step). A message is one slot: all results of a stage for
-// one microbatch, packed at 64-byte aligned offsets, sent with the action's
-// tag. F calls the stage's forward; B/I/W, all-reduce and the optimizer step
-// share the dispatch and report that training is not available.
+// one microbatch (or their gradients), packed at 64-byte aligned offsets,
+// sent with the action's tag.
+//
+// Training (pw_model.forward_only == 0), see model.h for the functions:
+// * F calls `forward` with the result slot and the stash slot of (stage, mb).
+// * B calls `backward(args, stash, d_res)`; I calls `backward_input` (input
+//   gradients and the weight stash), W `backward_weight(wstash)`. d_res is
+//   the received (or locally computed) GRAD slot, or for the last stage the
+//   seed: 1 for the loss (result 0), 0 for the other results with a
+//   gradient. Input gradients land in the GRAD slot of the previous stage,
+//   which is sent like activations.
+// * Parameter gradients: one f32 accumulator per trained parameter, all of
+//   a stage's laid out in one flat buffer; zeroed at step start, and each
+//   B/W adds its microbatch's gradient in action-list order (deterministic).
+// * allreduce sums a stage's flat gradient buffer over the action's group
+//   (the stage's data-parallel replicas). Each microbatch's gradient is of
+//   its share of a loss written for the global batch, so the plain sum is
+//   the gradient of the global batch.
+// * optimizer applies optimizerUpdate() to each trained parameter of the
+//   stage, in place: the parameter arguments of every stage function point
+//   at these live buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,26 +36,51 @@
 #define PIPEWAVE_RUNTIME_EXECUTOR_H
 
 #include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Optimizer.h"
 #include "pipewave-runtime/Plan.h"
 #include "pipewave-runtime/Tensor.h"
 #include "pipewave-runtime/model.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace pipewave::runtime {
 
 class Trace;
 
+/// A trained parameter held by this rank, with its gradient accumulator and
+/// optimizer state.
+struct TrainedParameter {
+  /// Model input index and the stage it belongs to.
+  int input = -1;
+  int stage = -1;
+  /// The live parameter (caller-owned) and its element count.
+  float *data = nullptr;
+  size_t count = 0;
+  /// The accumulated gradient of the last step (after the all-reduce, if
+  /// any); inside the stage's flat gradient buffer.
+  float *grad = nullptr;
+  /// optimizerStateNames(config) arrays of `count` floats.
+  std::vector<float *> state;
+};
+
 class Executor {
 public:
-  /// `inputs[i]` is model input i on this rank: the whole global-batch data
-  /// of a data input or a parameter; nullptr for inputs the rank's stages do
-  /// not read. They must outlive the executor. `trace` may be null.
+  /// `inputs[i]` is model input i on this rank: the current global batch of
+  /// a data input (see setInput()) or a parameter; nullptr for inputs the
+  /// rank's stages do not read. Parameters of a training model are updated
+  /// in place by optimizer actions. They must outlive the executor. `trace`
+  /// may be null. All ranks construct their executors at the same point
+  /// (the MPI backend creates the all-reduce groups collectively here).
   Executor(const pw_model &model, const RankPlan &plan, Backend &backend,
-           std::vector<const void *> inputs, Trace *trace = nullptr);
+           std::vector<void *> inputs, Trace *trace = nullptr,
+           const OptimizerConfig &optimizer = {});
   ~Executor();
   Executor(const Executor &) = delete;
   Executor &operator=(const Executor &) = delete;
+
+  /// Points data input `index` at another global batch (before a step).
+  void setInput(int index, const void *data);
 
   /// Runs the action list once. Throws Error on failure (timeouts included);
   /// the job must then be aborted, as peers may be mid-step.
@@ -46,9 +89,32 @@ public:
   /// True on the rank(s) running the last stage's forward.
   bool holdsOutputs() const { return !outputTensors.empty(); }
 
-  /// The model outputs of the last step (global shapes), combined over
-  /// microbatches; empty unless holdsOutputs().
+  /// The model outputs of the last step (global shapes), combined over this
+  /// replica's microbatches (the other replicas' rows stay zero); empty
+  /// unless holdsOutputs().
   const std::vector<HostTensor> &outputs() const { return outputTensors; }
+
+  /// This replica's loss of the last step (output 0, the sum of its
+  /// microbatches' losses); 0 unless holdsOutputs() of a training model.
+  double loss() const;
+
+  bool training() const { return !model.forward_only; }
+
+  /// Trained parameters held by this rank, by stage then first use.
+  const std::vector<TrainedParameter> &trainedParameters() const {
+    return trained;
+  }
+  /// The gradient accumulator of trained parameter `input`, or nullptr.
+  const float *gradient(int input) const;
+
+  /// Optimizer updates applied so far to `stage` (Adam's step count).
+  int64_t optimizerSteps(int stage) const;
+  /// Sets every held stage's update count (resuming from a checkpoint).
+  void setOptimizerSteps(int stage, int64_t steps);
+
+  /// The replica this rank belongs to, and how many there are.
+  int replica() const { return replicaIndex; }
+  int replicas() const { return replicaCount; }
 
 private:
   struct SlotState {
@@ -59,12 +125,49 @@ private:
     int recvAction = -1;
   };
 
+  /// Where the gradient of one grad_args entry goes.
+  struct GradTarget {
+    int arg = -1;
+    /// Trained parameter (index into `trained`), or -1 for an activation.
+    int parameter = -1;
+    /// Activation: the previous stage's result it is the gradient of.
+    int result = -1;
+    /// Activation: written straight into the GRAD slot (false for a second
+    /// argument reading the same result: added from scratch).
+    bool direct = false;
+    /// Byte offset in the stage's scratch buffer (parameters, and
+    /// activations that are not direct).
+    size_t scratch = 0;
+  };
+
+  struct StageState {
+    bool held = false;
+    std::vector<GradTarget> targets;
+    /// Results of the previous stage no backward output writes directly:
+    /// zeroed in the GRAD slot before B/I.
+    std::vector<int> gaps;
+    AlignedBuffer scratch;
+    /// Last stage: the seed d_res (1 for the loss, 0 otherwise), packed
+    /// like the results.
+    AlignedBuffer seed;
+    std::vector<size_t> seedOffsets;
+    /// Trained parameters of the stage (indices into `trained`) and the
+    /// flat gradient buffer holding their accumulators.
+    std::vector<int> parameters;
+    float *flatGrad = nullptr;
+    size_t flatCount = 0;
+    int64_t steps = 0;
+  };
+
   const pw_model &model;
   const RankPlan &plan;
   Backend &backend;
-  std::vector<const void *> inputs;
+  std::vector<void *> inputs;
   Trace *trace;
   const pw_rank_program &program;
+  OptimizerConfig optimizer;
+  int replicaIndex = 0;
+  int replicaCount = 1;
   /// Steps run so far (trace events carry it).
   int step = 0;
 
@@ -74,14 +177,26 @@ private:
   std::vector<void *> argPointers;
   std::vector<void *> resultPointers;
 
+  std::vector<StageState> stages;
+  std::vector<TrainedParameter> trained;
+  std::vector<AlignedBuffer> optimizerState;
+
   char *slotData(SlotRef ref) const;
   SlotState &state(SlotRef ref) { return slots[ref.pool][ref.slot]; }
+  const void *dataSlice(int input, int microbatch) const;
 
+  void prepareTraining();
   void record(const std::string &name, const char *category, double begin);
   void postRecv(int action);
   void awaitRecv(SlotRef ref);
   void awaitSends(SlotRef ref);
+  void stageArguments(int index);
   void forward(int index);
+  void backward(int index);
+  void backwardWeight(int index);
+  void accumulate(const StageState &stage, const GradTarget &target);
+  void allreduce(int index);
+  void optimizerStep(int index);
   void send(int index);
   void collect(int microbatch);
 };

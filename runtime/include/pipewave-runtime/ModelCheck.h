@@ -5,9 +5,20 @@
 // validateModel() checks everything the executor relies on, once, before any
 // communication: ABI version, array pointers, stage argument sources and
 // shapes (microbatch shapes consistent with the global inputs and with the
-// previous stage's results), output combination, and every rank's action
-// list (kinds, held stages, microbatch, peer and tag ranges, forward-only
-// models holding only F/send/recv of activations).
+// previous stage's results), output combination, every rank's action list
+// (kinds, held stages, microbatch, peer and tag ranges, forward-only models
+// holding only F/send/recv of activations), the data-parallel layout
+// (replicas) and, for training models, the backward functions and their
+// tensors, the loss output and the trained parameters.
+//
+// Data-parallel replicas: when several ranks hold a stage, they are its
+// replicas. Every stage must have the same number R of them, and a rank's
+// stages must all belong to the same replica: replica k of stage s is the
+// k-th rank (ascending) among those holding s. Each step's global batch
+// (dimension 0 of the data inputs, `pw_model.inputs`) is split into R
+// contiguous parts, replica k taking part k, and each part into the
+// microbatches, so a stage's data arguments have dimension 0 equal to the
+// global batch / (R * num_microbatches).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +28,7 @@
 #include "pipewave-runtime/model.h"
 
 #include <string>
+#include <vector>
 
 namespace pipewave::runtime {
 
@@ -31,6 +43,20 @@ std::string outputName(const pw_model &model, int index);
 
 /// The first rank holding the last stage (prints step times and outputs).
 int outputRank(const pw_model &model);
+
+/// The ranks holding `stage`, ascending (its data-parallel replicas).
+std::vector<int> stageHolders(const pw_model &model, int stage);
+
+/// Number of data-parallel replicas (ranks holding stage 0).
+int numReplicas(const pw_model &model);
+
+/// The replica a rank belongs to: its position among the holders of its
+/// first stage.
+int replicaOf(const pw_model &model, int rank);
+
+/// True for a training model whose trained parameter `input` (a model
+/// input that is a parameter) gets a gradient from some stage.
+bool isTrainedParameter(const pw_model &model, int input);
 
 /// True when `rank` holds `stage`.
 bool rankHoldsStage(const pw_model &model, int rank, int stage);

@@ -11,6 +11,7 @@
 #define PIPEWAVE_RUNTIME_OPTIONS_H
 
 #include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Optimizer.h"
 #include "pipewave-runtime/model.h"
 
 #include <cstdint>
@@ -38,6 +39,20 @@ struct Options {
   bool help = false;
   bool printRanks = false;
   bool printPlan = false;
+
+  // Training (models compiled with a backward).
+  /// --optimizer, --lr, --momentum, --dampening, --nesterov, --weight-decay
+  /// (default: the optimizer's, see defaultWeightDecay()), --betas, --eps.
+  OptimizerConfig optimizer;
+  /// The training options given, for the error on an inference model.
+  std::vector<std::string> trainingOptions;
+  /// --log-json FILE: one JSON object per step.
+  std::string logJson;
+  /// --checkpoint-dir DIR, --checkpoint-every K (0: only after the last
+  /// step), --resume.
+  std::string checkpointDir;
+  int checkpointEvery = 0;
+  bool resume = false;
 };
 
 /// Parses argv[1..argc). Throws Error (ExitUsage) on a bad command line.

@@ -5,19 +5,25 @@
 // Before the first step, planRank() turns a rank's action list into a plan
 // the executor follows without further decisions:
 //
-// * Buffers. A buffer holds, for one microbatch m, all results of a stage t
-//   (payload activation: ACT(t, m)) or the gradients with respect to them
-//   (payload gradient: GRAD(t, m)), packed back to back, each result at a
-//   64-byte aligned offset. It is defined by the F (resp. B/I) of stage t on
-//   this rank or by a receive, and used by the next stage's compute, by a
-//   send, by backward actions (training) and, for the last stage, by output
-//   collection. A buffer lives from its definition to its last use.
-// * Pools and slots. Buffers with the same (payload, stage, received-or-
-//   local) share a pool of equally sized slots. A pool gets as many slots as
-//   the largest number of its buffers live at once in the action order
-//   (its peak), plus `spareSlots` when the pool receives or sends messages
-//   (so a transfer can overlap the compute before/after it), but never more
-//   than the pool's number of buffers. Free slots are reused least recently
+// * Buffers. A buffer holds, for one microbatch m, one of
+//   - ACT(t, m): all results of stage t, packed back to back, each at a
+//     64-byte aligned offset. Defined by F(t, m) on this rank or received;
+//     used by the next stage's F and B/I (the backward takes the forward's
+//     arguments), by a send and, for the last stage, by output collection.
+//   - GRAD(t, m): the gradients with respect to the results of stage t, same
+//     layout as ACT(t, m) (entries of results without a gradient are zero).
+//     Defined by B/I(t+1, m) or received; used by B/I(t, m) and by a send.
+//   - STASH(t, m): what F(t, m) of a training model returns after its
+//     results; used by B(t, m) or I(t, m).
+//   - WSTASH(t, m): what I(t, m) returns after the input gradients; used by
+//     W(t, m).
+//   A buffer lives from its definition to its last use.
+// * Pools and slots. Buffers with the same (kind, stage, received-or-local)
+//   share a pool of equally sized slots. A pool gets as many slots as the
+//   largest number of its buffers live at once in the action order (its
+//   peak), plus `spareSlots` when the pool receives or sends messages (so a
+//   transfer can overlap the compute before/after it), but never more than
+//   the pool's number of buffers. Free slots are reused least recently
 //   released first, so with a spare slot F(m+1) writes a different slot
 //   than the one send(m) may still be reading.
 // * Early receives. Receives of a pool are posted in program order as soon
@@ -40,17 +46,31 @@
 
 namespace pipewave::runtime {
 
+/// What the buffers of a pool hold: the pw_payload values for results and
+/// their gradients, then the training stashes.
+enum BufferKind : int {
+  kActivationBuffer = PW_ACTIVATION,
+  kGradientBuffer = PW_GRADIENT,
+  kStashBuffer = 2,
+  kWStashBuffer = 3,
+};
+
+/// "act", "grad", "stash", "wstash".
+const char *bufferKindName(int kind);
+
 /// A pool of equally sized buffer slots.
 struct PoolPlan {
-  /// PW_ACTIVATION or PW_GRADIENT.
+  /// A BufferKind (PW_ACTIVATION or PW_GRADIENT for results and their
+  /// gradients).
   int payload = PW_ACTIVATION;
-  /// The stage whose results (or their gradients) the buffers hold.
+  /// The stage whose results (their gradients, its stash) the buffers hold.
   int stage = -1;
   /// True: filled by receives; false: by local compute.
   bool received = false;
   /// True when buffers of the pool are sent.
   bool sent = false;
-  /// Slot size in bytes (a multiple of 64) and the offset of each result.
+  /// Slot size in bytes (a multiple of 64) and the offset of each result
+  /// (stash tensor for stash pools).
   size_t bytes = 0;
   std::vector<size_t> offsets;
   /// Buffers passing through the pool in one step.
@@ -73,14 +93,19 @@ struct ActionPlan {
   /// Receives (indices of recv actions) to post just before this action, in
   /// program order.
   std::vector<int> postBefore;
-  /// F: its results; B/I: the input gradients it produces; recv: where the
-  /// message lands.
+  /// F: its results; B/I: the input gradients it produces (GRAD of the
+  /// previous stage); recv: where the message lands.
   SlotRef output;
-  /// F/B/I/W: the results of the previous stage it reads; send: the buffer
+  /// F/B/I: the results of the previous stage it reads; send: the buffer
   /// sent.
   SlotRef input;
-  /// B/I/W: the gradient with respect to this stage's results.
+  /// B/I: the gradient with respect to this stage's results (received or
+  /// computed locally; none for the last stage, whose gradient is the seed).
   SlotRef gradient;
+  /// F: the stash it writes; B/I: the stash it reads.
+  SlotRef stash;
+  /// I: the weight-gradient stash it writes; W: the one it reads.
+  SlotRef wstash;
   /// Slots whose buffer dies after this action.
   std::vector<SlotRef> release;
   /// F of the last stage: its results are model outputs.
@@ -107,7 +132,9 @@ struct PlanOptions {
 
 /// Plans `rank`'s action list. Assumes validateModel() accepted `model`;
 /// throws Error (ExitBadModel) when an action uses a buffer no earlier action
-/// of the rank defines, or defines one twice.
+/// of the rank defines, or defines one twice, and, for training models, when
+/// a held (stage, microbatch) lacks its F or its backward (one B, or one I
+/// then one W).
 RankPlan planRank(const pw_model &model, int rank,
                   const PlanOptions &options = {});
 

@@ -12,9 +12,18 @@
  *
  * Shapes. The model is written for the global batch. The compiler
  * re-specialises every stage for one microbatch (dimension 0 of every data
- * input divided by the number of microbatches); every shape below is the
- * MICROBATCH shape except `pw_model.inputs`/`outputs`, which give the
+ * input divided by the number of microbatches, and by the number of
+ * data-parallel replicas R when there are several); every shape below is
+ * the MICROBATCH shape except `pw_model.inputs`/`outputs`, which give the
  * global-batch shape of the model's arguments and results.
+ *
+ * Data-parallel replicas. The ranks holding a stage are its replicas (the
+ * k-th in ascending rank order is replica k); every stage has the same
+ * number R. Each step's global batch is split into R contiguous parts
+ * (replica k: rows [k B/R, (k+1) B/R)), each part into the microbatches.
+ * The loss is written for the global batch (a sum over its rows times a
+ * constant), so microbatch gradients add up to the global gradient and
+ * PW_ACT_ALLREDUCE is a plain sum, no averaging.
  *
  * Buffers are contiguous, row-major, of the element type given. Stage
  * functions never allocate what they return: the caller passes every result

@@ -1,0 +1,106 @@
+//===- Checkpoint.h - Training checkpoints ----------------------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+// A checkpoint of step N is the directory DIR/step-NNNNNN/ (six digits at
+// least) holding
+//   rank-R.safetensors  one per rank: the parameters of the rank's stages
+//                       (by name) and, for trained parameters, the optimizer
+//                       state as "<state>/<name>" (momentum_buffer/w,
+//                       exp_avg/w, exp_avg_sq/w); __metadata__ has the step,
+//                       rank, model, optimizer, per-stage update counts and
+//                       data position;
+//   manifest.json       written last, by rank 0, once every rank's file is
+//                       on disk: format, step, data position, model name and
+//                       fingerprint, stage layout, optimizer, and each rank
+//                       file's size and FNV-1a hash.
+// Every file is written atomically (temporary file, fsync, rename, fsync of
+// the directory), so a directory without manifest.json is an incomplete
+// checkpoint (the run stopped while writing it) and is skipped on resume,
+// while one whose files do not match the manifest is refused.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_RUNTIME_CHECKPOINT_H
+#define PIPEWAVE_RUNTIME_CHECKPOINT_H
+
+#include "pipewave-runtime/Safetensors.h"
+#include "pipewave-runtime/model.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pipewave::runtime {
+
+/// One rank's file as the manifest records it.
+struct CheckpointFile {
+  int rank = 0;
+  /// File name inside the step directory.
+  std::string name;
+  uint64_t bytes = 0;
+  uint64_t hash = 0;
+};
+
+/// What manifest.json says.
+struct CheckpointManifest {
+  int64_t step = 0;
+  /// Index of the global batch (in the data files) the next step reads, and
+  /// how many global batches the files held.
+  int64_t dataPosition = 0;
+  int64_t dataBatches = 1;
+  std::string model;
+  std::string fingerprint;
+  int numRanks = 0;
+  int numStages = 0;
+  int numMicrobatches = 0;
+  int replicas = 1;
+  std::vector<std::vector<int>> rankStages;
+  /// describeOptimizer() of the run.
+  std::string optimizer;
+  std::vector<CheckpointFile> files;
+};
+
+/// "DIR/step-000010".
+std::string checkpointStepDir(const std::string &dir, int64_t step);
+
+/// A hash of what a checkpoint depends on: every model input's name, dtype,
+/// shape and kind, the number of stages and the parameters of each stage.
+std::string modelFingerprint(const pw_model &model);
+
+/// The stage layout of `model`: the stages of every rank.
+std::vector<std::vector<int>> rankStages(const pw_model &model);
+
+/// "[[0], [1, 2]]".
+std::string describeRankStages(const std::vector<std::vector<int>> &layout);
+
+/// Writes `tensors` with `metadata` to STEPDIR/rank-R.safetensors atomically
+/// (the directory is created) and returns its manifest entry.
+CheckpointFile
+writeCheckpointFile(const std::string &stepDir, int rank,
+                    const std::vector<SafetensorsTensorRef> &tensors,
+                    const std::map<std::string, std::string> &metadata);
+
+/// Writes STEPDIR/manifest.json atomically.
+void writeCheckpointManifest(const std::string &stepDir,
+                             const CheckpointManifest &manifest);
+
+/// Reads STEPDIR/manifest.json; throws Error (ExitUsage) naming the file.
+CheckpointManifest readCheckpointManifest(const std::string &stepDir);
+
+/// The step directory of the latest complete checkpoint (one with a
+/// manifest.json) in `dir`, or "" when there is none. Newer directories
+/// without a manifest are appended to `incomplete`.
+std::string findLatestCheckpoint(const std::string &dir,
+                                 std::vector<std::string> &incomplete);
+
+/// Size and FNV-1a hash of a whole file (reads it); throws Error naming it.
+CheckpointFile hashFile(const std::string &path);
+
+/// "0x%016x".
+std::string hexHash(uint64_t hash);
+
+} // namespace pipewave::runtime
+
+#endif // PIPEWAVE_RUNTIME_CHECKPOINT_H

@@ -1,0 +1,152 @@
+//===- Optimizer.cpp - SGD, Adam and AdamW on f32 parameters --------------===//
+//
+// Part of the pipewave project.
+//
+// Each loop mirrors the element-wise kernels PyTorch's single-tensor
+// optimizers call, in order (torch/optim/sgd.py _single_tensor_sgd,
+// torch/optim/adam.py _single_tensor_adam):
+//   grad.add(param, alpha=wd)         self + alpha * other
+//   buf.mul_(mu).add_(g, alpha=1-d)   (buf * mu) + alpha * g
+//   exp_avg.lerp_(g, w)               w < 0.5 ? m + w * (g - m)
+//                                             : g - (g - m) * (1 - w)
+//   exp_avg_sq.mul_(b2).addcmul_(g, g, value=c)   (v * b2) + (c * g) * g
+//   (exp_avg_sq.sqrt() / c2).add_(eps)
+//   param.addcdiv_(m, denom, value=s) p + (s * m) / denom
+//   param.add_(g, alpha=-lr)          p + (-lr) * g
+// Python scalars reach the kernels as floats (the "alpha"/"value"/scalar
+// operands); bias corrections are Python doubles. This file is compiled
+// with -ffp-contract=off so no multiply-add is fused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave-runtime/Optimizer.h"
+#include "pipewave-runtime/Error.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace pipewave::runtime {
+
+const char *optimizerName(OptimizerKind kind) {
+  switch (kind) {
+  case OptimizerKind::SGD:
+    return "sgd";
+  case OptimizerKind::Adam:
+    return "adam";
+  case OptimizerKind::AdamW:
+    return "adamw";
+  }
+  return "?";
+}
+
+bool parseOptimizerKind(const std::string &text, OptimizerKind &kind) {
+  for (OptimizerKind k :
+       {OptimizerKind::SGD, OptimizerKind::Adam, OptimizerKind::AdamW})
+    if (text == optimizerName(k)) {
+      kind = k;
+      return true;
+    }
+  return false;
+}
+
+double defaultWeightDecay(OptimizerKind kind) {
+  return kind == OptimizerKind::AdamW ? 0.01 : 0.0;
+}
+
+std::vector<std::string> optimizerStateNames(const OptimizerConfig &config) {
+  if (config.kind == OptimizerKind::SGD)
+    return config.momentum != 0 ? std::vector<std::string>{"momentum_buffer"}
+                                : std::vector<std::string>{};
+  return {"exp_avg", "exp_avg_sq"};
+}
+
+std::string describeOptimizer(const OptimizerConfig &config) {
+  auto item = [](const char *name, double value) {
+    char text[64];
+    std::snprintf(text, sizeof(text), " %s=%.17g", name, value);
+    return std::string(text);
+  };
+  std::string text = optimizerName(config.kind);
+  text += item("lr", config.lr);
+  if (config.kind == OptimizerKind::SGD) {
+    text += item("momentum", config.momentum);
+    text += item("dampening", config.dampening);
+    text += std::string(" nesterov=") + (config.nesterov ? "1" : "0");
+  } else {
+    text += item("beta1", config.beta1);
+    text += item("beta2", config.beta2);
+    text += item("eps", config.eps);
+  }
+  text += item("weight_decay", config.weightDecay);
+  return text;
+}
+
+namespace {
+
+void sgd(const OptimizerConfig &c, int64_t step, float *p, const float *grad,
+         float *const *state, size_t n) {
+  const float wd = static_cast<float>(c.weightDecay);
+  const float mu = static_cast<float>(c.momentum);
+  const float keep = static_cast<float>(1.0 - c.dampening);
+  const float negLr = static_cast<float>(-c.lr);
+  float *buf = c.momentum != 0 ? state[0] : nullptr;
+  for (size_t i = 0; i < n; ++i) {
+    float g = grad[i];
+    if (c.weightDecay != 0)
+      g = g + wd * p[i];
+    if (buf) {
+      // torch.clone(grad) at the first step.
+      float b = step <= 1 ? g : buf[i] * mu + keep * g;
+      buf[i] = b;
+      g = c.nesterov ? g + mu * b : b;
+    }
+    p[i] = p[i] + negLr * g;
+  }
+}
+
+void adam(const OptimizerConfig &c, int64_t step, float *p, const float *grad,
+          float *const *state, size_t n) {
+  const bool decoupled = c.kind == OptimizerKind::AdamW;
+  const float wd = static_cast<float>(c.weightDecay);
+  const float decay = static_cast<float>(1.0 - c.lr * c.weightDecay);
+  const float w = static_cast<float>(1.0 - c.beta1);
+  const bool smallWeight = std::fabs(w) < 0.5f;
+  const float b2 = static_cast<float>(c.beta2);
+  const float c2 = static_cast<float>(1.0 - c.beta2);
+  const double t = static_cast<double>(step);
+  const double biasCorrection1 = 1.0 - std::pow(c.beta1, t);
+  const double biasCorrection2 = 1.0 - std::pow(c.beta2, t);
+  const float negStepSize = static_cast<float>(-(c.lr / biasCorrection1));
+  const float c2Sqrt = static_cast<float>(std::sqrt(biasCorrection2));
+  const float eps = static_cast<float>(c.eps);
+  float *m = state[0];
+  float *v = state[1];
+  for (size_t i = 0; i < n; ++i) {
+    float g = grad[i];
+    if (c.weightDecay != 0) {
+      if (decoupled)
+        p[i] = p[i] * decay;
+      else
+        g = g + wd * p[i];
+    }
+    m[i] = smallWeight ? m[i] + w * (g - m[i]) : g - (g - m[i]) * (1.0f - w);
+    v[i] = v[i] * b2;
+    v[i] = v[i] + (c2 * g) * g;
+    float denom = std::sqrt(v[i]) / c2Sqrt + eps;
+    p[i] = p[i] + (negStepSize * m[i]) / denom;
+  }
+}
+
+} // namespace
+
+void optimizerUpdate(const OptimizerConfig &config, int64_t step, float *param,
+                     const float *grad, float *const *state, size_t count) {
+  if (step < 1)
+    throw Error("internal error: optimizer step " + std::to_string(step));
+  if (config.kind == OptimizerKind::SGD)
+    sgd(config, step, param, grad, state, count);
+  else
+    adam(config, step, param, grad, state, count);
+}
+
+} // namespace pipewave::runtime

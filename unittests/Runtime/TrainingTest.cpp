@@ -1,0 +1,290 @@
+//===- TrainingTest.cpp - Training steps on the local backend -------------===//
+//
+// Part of the pipewave project.
+//
+// The training test model (TestModel.h) on one rank: losses and gradients
+// against the double-precision reference, gradient accumulation over
+// microbatches, split I/W against B, and whole training runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Executor.h"
+#include "pipewave-runtime/ModelCheck.h"
+#include "pipewave-runtime/Plan.h"
+
+#include "TestModel.h"
+#include "TestUtil.h"
+
+#include <cmath>
+#include <memory>
+
+using namespace pipewave::runtime;
+using namespace pipewave::runtime::test;
+
+namespace {
+
+/// A training run on the local backend: the model, its data (`batches`
+/// global batches), parameters and the executor.
+struct LocalRun {
+  TrainModel model;
+  std::vector<float> x, t;
+  int batches;
+  std::vector<std::vector<float>> params;
+  std::unique_ptr<Backend> backend = createLocalBackend();
+  RankPlan plan;
+  std::unique_ptr<Executor> executor;
+
+  LocalRun(const TrainConfig &config, const OptimizerConfig &optimizer,
+           int batches = 1)
+      : model(config), batches(batches) {
+    validateModel(*model.get());
+    x = makeTrainInput(config.batch * batches, config.features);
+    t = makeTrainTarget(config.batch * batches, config.features);
+    std::vector<void *> inputs = {x.data(), t.data()};
+    for (int layer = 0; layer < config.layers; ++layer) {
+      params.push_back(makeTrainWeight(layer, config.features));
+      params.push_back(makeTrainBias(layer, config.features));
+    }
+    for (auto &p : params)
+      inputs.push_back(p.data());
+    plan = planRank(*model.get(), 0);
+    executor = std::make_unique<Executor>(*model.get(), plan, *backend, inputs,
+                                          nullptr, optimizer);
+  }
+
+  /// Step k (1-based) reads global batch (k - 1) % batches.
+  double step(int k) {
+    size_t at = static_cast<size_t>((k - 1) % batches) * model.config().batch *
+                model.config().features;
+    executor->setInput(0, x.data() + at);
+    executor->setInput(1, t.data() + at);
+    executor->runStep();
+    return executor->loss();
+  }
+};
+
+OptimizerConfig frozen() {
+  OptimizerConfig c;
+  c.lr = 0;
+  return c;
+}
+
+void expectNear(double got, double want, double tolerance,
+                const std::string &what) {
+  EXPECT_NEAR(got, want, tolerance * std::max(1.0, std::fabs(want))) << what;
+}
+
+/// Loss and every parameter gradient of one step against the reference.
+void checkGradients(const TrainConfig &config) {
+  SCOPED_TRACE("stages " + std::to_string(config.stages) + " mb " +
+               std::to_string(config.microbatches) + " split " +
+               std::to_string(config.split));
+  LocalRun run(config, frozen());
+  double loss = run.step(1);
+  TrainGradients ref = referenceGradients(config, initialTrainState(config),
+                                          run.x.data(), run.t.data());
+  expectNear(loss, ref.loss, 1e-6, "loss");
+  EXPECT_GT(ref.loss, 0.01);
+  for (int layer = 0; layer < config.layers; ++layer) {
+    const float *dw = run.executor->gradient(2 + 2 * layer);
+    const float *db = run.executor->gradient(3 + 2 * layer);
+    ASSERT_NE(dw, nullptr);
+    ASSERT_NE(db, nullptr);
+    for (int f = 0; f < config.features; ++f) {
+      expectNear(dw[f], ref.dw[layer][f], 1e-6,
+                 "dw" + std::to_string(layer) + "[" + std::to_string(f) + "]");
+      expectNear(db[f], ref.db[layer][f], 1e-6,
+                 "db" + std::to_string(layer) + "[" + std::to_string(f) + "]");
+    }
+  }
+  // lr = 0: the parameters did not move.
+  EXPECT_EQ(run.params[0], makeTrainWeight(0, config.features));
+}
+
+} // namespace
+
+TEST(TrainingTest, ReferenceGradientsAgreeWithFiniteDifferences) {
+  TrainConfig config;
+  std::vector<float> x = makeTrainInput(config.batch, config.features);
+  std::vector<float> t = makeTrainTarget(config.batch, config.features);
+  TrainState state = initialTrainState(config);
+  TrainGradients g = referenceGradients(config, state, x.data(), t.data());
+  const double h = 1e-6;
+  for (int layer : {0, 3})
+    for (int f : {0, 5}) {
+      TrainState plus = state, minus = state;
+      plus.w[layer][f] += h;
+      minus.w[layer][f] -= h;
+      double numeric =
+          (referenceGradients(config, plus, x.data(), t.data()).loss -
+           referenceGradients(config, minus, x.data(), t.data()).loss) /
+          (2 * h);
+      EXPECT_NEAR(g.dw[layer][f], numeric, 1e-7) << layer << " " << f;
+      plus = minus = state;
+      plus.b[layer][f] += h;
+      minus.b[layer][f] -= h;
+      numeric = (referenceGradients(config, plus, x.data(), t.data()).loss -
+                 referenceGradients(config, minus, x.data(), t.data()).loss) /
+                (2 * h);
+      EXPECT_NEAR(g.db[layer][f], numeric, 1e-7) << layer << " " << f;
+    }
+}
+
+TEST(TrainingTest, LossAndGradientsMatchTheReference) {
+  TrainConfig config;
+  config.schedule = "local";
+  for (int stages : {1, 2, 4})
+    for (int mb : {1, 4})
+      for (bool split : {false, true}) {
+        config.stages = stages;
+        config.microbatches = mb;
+        config.split = split;
+        checkGradients(config);
+      }
+}
+
+TEST(TrainingTest, GradientsAccumulateOverMicrobatchesInActionOrder) {
+  // One stage, 4 microbatches: the accumulator is, bit for bit, the sum of
+  // the per-microbatch gradients in microbatch order.
+  TrainConfig config;
+  config.stages = 1;
+  config.microbatches = 4;
+  config.schedule = "local";
+  LocalRun run(config, frozen());
+  run.step(1);
+  const pw_stage &stage = run.model.get()->stages[0];
+  const int F = config.features, rows = config.batch / 4, K = config.layers;
+  std::vector<float> acc(F, 0.0f);
+  for (int m = 0; m < 4; ++m) {
+    // Call the stage's functions directly on microbatch m.
+    std::vector<void *> args(stage.num_args);
+    args[0] = run.x.data() + m * rows * F;
+    for (int a = 1; a < stage.num_args; ++a)
+      args[a] = stage.arg_source[a] == PW_FROM_DATA
+                    ? static_cast<void *>(run.t.data() + m * rows * F)
+                    : run.params[stage.arg_index[a] - 2].data();
+    std::vector<float> loss(1), y(rows * F), stash(K * rows * F);
+    std::vector<int32_t> c(rows);
+    std::vector<void *> results = {loss.data(), y.data(), c.data()};
+    for (int j = 0; j < K; ++j)
+      results.push_back(stash.data() + j * rows * F);
+    stage.forward(args.data(), results.data());
+    std::vector<float> one = {1.0f}, zeros(rows * F, 0.0f);
+    std::vector<void *> bargs = args;
+    for (int j = 0; j < K; ++j)
+      bargs.push_back(stash.data() + j * rows * F);
+    bargs.push_back(one.data());
+    bargs.push_back(zeros.data());
+    std::vector<std::vector<float>> grads(stage.num_grad_args,
+                                          std::vector<float>(F));
+    std::vector<void *> out;
+    for (auto &g : grads)
+      out.push_back(g.data());
+    stage.backward(bargs.data(), out.data());
+    for (int f = 0; f < F; ++f)
+      acc[f] += grads[0][f]; // dw0
+  }
+  const float *dw0 = run.executor->gradient(2);
+  for (int f = 0; f < F; ++f)
+    EXPECT_EQ(dw0[f], acc[f]) << f;
+
+  // The same gradient as one microbatch of the whole batch, to rounding.
+  config.microbatches = 1;
+  LocalRun whole(config, frozen());
+  whole.step(1);
+  for (int f = 0; f < F; ++f)
+    expectNear(whole.executor->gradient(2)[f], dw0[f], 1e-6, "dw0");
+}
+
+TEST(TrainingTest, SplitBackwardIsBitIdenticalToWholeBackward) {
+  OptimizerConfig adam;
+  adam.kind = OptimizerKind::Adam;
+  adam.lr = 0.01;
+  TrainConfig config;
+  config.schedule = "local";
+  config.stages = 2;
+  LocalRun whole(config, adam, 2);
+  config.split = true;
+  config.noWholeBackward = true;
+  LocalRun split(config, adam, 2);
+  for (int k = 1; k <= 3; ++k)
+    EXPECT_EQ(whole.step(k), split.step(k)) << k;
+  EXPECT_EQ(whole.params, split.params);
+}
+
+TEST(TrainingTest, TrainingMatchesTheSerialReference) {
+  struct Case {
+    OptimizerKind kind;
+    double lr, momentum;
+  };
+  for (Case c :
+       {Case{OptimizerKind::SGD, 0.5, 0.9}, Case{OptimizerKind::Adam, 0.05, 0},
+        Case{OptimizerKind::AdamW, 0.05, 0}}) {
+    OptimizerConfig optimizer;
+    optimizer.kind = c.kind;
+    optimizer.lr = c.lr;
+    optimizer.momentum = c.momentum;
+    optimizer.weightDecay = defaultWeightDecay(c.kind);
+    SCOPED_TRACE(describeOptimizer(optimizer));
+    TrainConfig config;
+    config.schedule = "local";
+    config.stages = 2;
+    config.microbatches = 4;
+    LocalRun run(config, optimizer, 2);
+    TrainState state = initialTrainState(config);
+    std::vector<double> losses =
+        referenceTraining(config, optimizer, run.x, run.t, 2, 6, state);
+    for (int k = 1; k <= 6; ++k)
+      expectNear(run.step(k), losses[k - 1], 1e-5,
+                 "loss of step " + std::to_string(k));
+    EXPECT_LT(losses[5], losses[0]); // it learns
+    for (int layer = 0; layer < config.layers; ++layer)
+      for (int f = 0; f < config.features; ++f) {
+        expectNear(run.params[2 * layer][f], state.w[layer][f], 1e-5, "w");
+        expectNear(run.params[2 * layer + 1][f], state.b[layer][f], 1e-5, "b");
+      }
+    EXPECT_EQ(run.executor->optimizerSteps(0), 6);
+  }
+}
+
+TEST(TrainingTest, PlanHasStashAndGradientPools) {
+  TrainConfig config;
+  config.stages = 4;
+  config.microbatches = 8;
+  config.schedule = "zb-h1";
+  TrainModel model(config);
+  ASSERT_NO_THROW(validateModel(*model.get()));
+  RankPlan plan = planRank(*model.get(), 1);
+  std::string text = describePlan(plan);
+  // Rank 1 of ZB-H1 (S = 4): stashes live from F to I, weight stashes from
+  // I to W; every pool fits the in-flight microbatches.
+  EXPECT_NE(text.find("pool stash s1: 8 buffers"), std::string::npos) << text;
+  EXPECT_NE(text.find("pool wstash s1: 8 buffers"), std::string::npos) << text;
+  EXPECT_NE(text.find("pool grad s0 (sent): 8 buffers"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("pool grad s1 (received): 8 buffers"), std::string::npos)
+      << text;
+  for (const PoolPlan &pool : plan.pools)
+    EXPECT_LE(pool.peak, 4) << text;
+}
+
+TEST(TrainingTest, PlannerRejectsIncompleteTrainingPrograms) {
+  TrainConfig config;
+  config.schedule = "local";
+  config.stages = 1;
+  config.microbatches = 2;
+  TrainModel model(config);
+  // Drop B(0, 1): turn it into a second optimizer step.
+  auto *actions = const_cast<pw_action *>(model.get()->ranks[0].actions);
+  for (int i = 0; i < model.get()->ranks[0].num_actions; ++i)
+    if (actions[i].kind == PW_ACT_BACKWARD && actions[i].microbatch == 1) {
+      actions[i].kind = PW_ACT_OPTIMIZER;
+      actions[i].microbatch = -1;
+    }
+  std::string error = PW_ERROR_OF(planRank(*model.get(), 0));
+  EXPECT_NE(error.find("stage 0 mb 1 has the compute actions [F]; a training "
+                       "step needs F then B, or F then I then W"),
+            std::string::npos)
+      << error;
+}
