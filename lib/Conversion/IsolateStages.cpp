@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Keeps only the stage functions of a pipelined module, ready to be lowered
-// to native code.
+// Keeps only the stage functions of a pipelined module, and the training
+// functions pipe-autodiff made for them (pipe.fwd, pipe.bwd, pipe.bwd_input,
+// pipe.bwd_weight), ready to be lowered to native code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,22 @@ using namespace mlir;
 using namespace pipewave;
 
 namespace {
+
+/// Moves the bodies of the `pipe.recompute` ops in `fn` in place: they only
+/// matter to pipe-autodiff, and the native code runs them once.
+void inlineRecompute(func::FuncOp fn) {
+  SmallVector<pipe::RecomputeOp> regions;
+  fn.walk([&](pipe::RecomputeOp op) { regions.push_back(op); });
+  for (pipe::RecomputeOp op : regions) {
+    Block &body = op.getBody().front();
+    Operation *yield = body.getTerminator();
+    op->getBlock()->getOperations().splice(Block::iterator(op),
+                                           body.getOperations(), body.begin(),
+                                           Block::iterator(yield));
+    op->replaceAllUsesWith(yield->getOperands());
+    op.erase();
+  }
+}
 
 struct PipeIsolateStagesPass
     : public pipewave::impl::PipeIsolateStagesBase<PipeIsolateStagesPass> {
@@ -40,11 +57,32 @@ struct PipeIsolateStagesPass
       return signalPassFailure();
     }
 
-    // Keep the stage functions and whatever they reference.
+    // The training functions of every stage.
     SymbolTable symbols(module);
+    SmallVector<func::FuncOp> lowered(stages);
+    for (func::FuncOp fn : stages)
+      for (StringRef attrName :
+           {pipe::PipeDialect::getFwdAttrName(),
+            pipe::PipeDialect::getBwdAttrName(),
+            pipe::PipeDialect::getBwdInputAttrName(),
+            pipe::PipeDialect::getBwdWeightAttrName()}) {
+        auto ref = fn->getAttrOfType<FlatSymbolRefAttr>(attrName);
+        if (!ref)
+          continue;
+        auto target = symbols.lookup<func::FuncOp>(ref.getValue());
+        if (!target || target.isExternal()) {
+          fn.emitError() << "pipe-isolate-stages: '" << attrName << "' of '@"
+                         << fn.getSymName() << "' names " << ref
+                         << ", which is not a function defined in the module";
+          return signalPassFailure();
+        }
+        lowered.push_back(target);
+      }
+
+    // Keep those functions and whatever they reference.
     llvm::SmallPtrSet<Operation *, 16> keep;
     SmallVector<Operation *> worklist;
-    for (func::FuncOp fn : stages)
+    for (func::FuncOp fn : lowered)
       if (keep.insert(fn).second)
         worklist.push_back(fn);
     while (!worklist.empty()) {
@@ -62,7 +100,8 @@ struct PipeIsolateStagesPass
           isa<sched::ProgramOp>(op))
         op.erase();
 
-    for (func::FuncOp fn : stages) {
+    for (func::FuncOp fn : lowered) {
+      inlineRecompute(fn);
       fn.setPrivate();
       for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
         if (isa<TensorType>(fn.getArgumentTypes()[i]))

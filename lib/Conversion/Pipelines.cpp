@@ -116,7 +116,9 @@ void pipewave::registerConversionPasses() {
       "pipe-lower-to-llvm",
       "Lowers the stage functions of a pipelined module to the LLVM dialect, "
       "each with a pw_stage<k>_forward wrapper of the runtime ABI "
-      "(void (void *const *args, void *const *results))",
+      "(void (void *const *args, void *const *results)), and for a stage "
+      "differentiated by pipe-autodiff the _backward, _backward_input and "
+      "_backward_weight wrappers of its training functions",
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
         if (options.matmul != "auto" && options.matmul != "blas" &&
             options.matmul != "loops" && options.matmul != "vector")

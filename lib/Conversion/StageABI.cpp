@@ -8,6 +8,11 @@
 //
 //   void pw_stage<k>_forward(void *const *args, void *const *results);
 //
+// and, for a stage pipe-autodiff differentiated, pw_stage<k>_backward,
+// pw_stage<k>_backward_input and pw_stage<k>_backward_weight likewise
+// (forward then calls @S_fwd, which also returns the stash). `args` holds the
+// called function's arguments in order, `results` its results in order.
+//
 // The wrapper is written at the memref level, with LLVM dialect ops for the
 // pointer loads and the memref descriptors, so that convert-func-to-llvm
 // lowers the call of the stage function like any other call.
@@ -83,11 +88,52 @@ struct PipeStageABIPass : public pipewave::impl::PipeStageABIBase<PipeStageABIPa
       if (pipe::getStage(fn) >= 0 && !fn.isExternal())
         stages.push_back(fn);
     for (func::FuncOp fn : stages)
-      if (failed(addWrapper(fn, symbols)))
+      if (failed(addWrappers(fn, symbols)))
         return signalPassFailure();
   }
 
-  LogicalResult addWrapper(func::FuncOp fn, SymbolTable &symbols) {
+  /// The wrappers of stage `fn`: `_forward` calls `@S_fwd` for a trained
+  /// stage (pipe.fwd), else the stage function itself; `_backward`,
+  /// `_backward_input` and `_backward_weight` call the functions named by
+  /// pipe.bwd, pipe.bwd_input and pipe.bwd_weight, when present.
+  LogicalResult addWrappers(func::FuncOp fn, SymbolTable &symbols) {
+    MLIRContext *ctx = &getContext();
+    std::string base = (prefix + Twine(pipe::getStage(fn))).str();
+    struct Entry {
+      StringRef attr;
+      StringRef suffix;
+    };
+    const Entry entries[] = {
+        {pipe::PipeDialect::getFwdAttrName(), "_forward"},
+        {pipe::PipeDialect::getBwdAttrName(), "_backward"},
+        {pipe::PipeDialect::getBwdInputAttrName(), "_backward_input"},
+        {pipe::PipeDialect::getBwdWeightAttrName(), "_backward_weight"}};
+    bool trained = fn->hasAttr(pipe::PipeDialect::getFwdAttrName());
+    if (!trained && failed(addWrapper(fn, base + "_forward", symbols)))
+      return failure();
+    for (const Entry &entry : entries) {
+      auto ref = fn->getAttrOfType<FlatSymbolRefAttr>(entry.attr);
+      if (!ref)
+        continue;
+      auto target = symbols.lookup<func::FuncOp>(ref.getValue());
+      if (!target || target.isExternal())
+        return fn.emitError()
+               << "pipe-stage-abi: '" << entry.attr << "' of '@"
+               << fn.getSymName() << "' names " << ref
+               << ", which is not a function defined in the module";
+      if (failed(addWrapper(target, base + entry.suffix.str(), symbols)))
+        return failure();
+    }
+    // A trained stage's own function is called by no wrapper: internal, so
+    // that LLVM drops it.
+    fn->setAttr("llvm.linkage",
+                LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
+    return success();
+  }
+
+  /// Adds `name(void *const *args, void *const *results)` calling `fn`.
+  LogicalResult addWrapper(func::FuncOp fn, StringRef name,
+                           SymbolTable &symbols) {
     if (fn.getNumResults() != 0)
       return fn.emitError()
              << "pipe-stage-abi: stage function '@" << fn.getSymName()
@@ -110,8 +156,6 @@ struct PipeStageABIPass : public pipewave::impl::PipeStageABIBase<PipeStageABIPa
 
     MLIRContext *ctx = &getContext();
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
-    std::string name =
-        (prefix + Twine(pipe::getStage(fn)) + "_forward").str();
     if (symbols.lookup(name))
       return fn.emitError() << "pipe-stage-abi: symbol '@" << name
                             << "' already exists";
@@ -140,8 +184,8 @@ struct PipeStageABIPass : public pipewave::impl::PipeStageABIBase<PipeStageABIPa
     func::CallOp::create(b, loc, fn, operands);
     func::ReturnOp::create(b, loc);
 
-    // Only the wrapper calls the stage function: keep it out of the symbol
-    // table of the object (and let LLVM inline it).
+    // Only the wrapper calls the function: keep it out of the symbol table
+    // of the object (and let LLVM inline it).
     fn->setAttr("llvm.linkage",
                 LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
     return success();

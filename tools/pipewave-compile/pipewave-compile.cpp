@@ -6,10 +6,13 @@
 //
 //   pipewave-compile MODEL.mlir -o OUT --stages S --microbatches M
 //                    --schedule gpipe|1f1b [--strategy ...] [--target cpu]
+//                    [--inference]
 //                    [--emit=pipe|mlir|llvm|obj|exe] [-O0..3]
+//                    [--recompute none|full|selective]
 //
 // 1. pipe-partition, pipe-outline-stages, pipe-microbatch, pipe-insert-comm,
-//    pipe-schedule, sched-verify (--emit=pipe stops here);
+//    pipe-schedule (forward-only with --inference), sched-verify
+//    (--emit=pipe stops here);
 // 2. the model descriptor (pw_model) is read from that module;
 // 3. pipe-lower-to-llvm lowers the stage functions (--emit=mlir);
 // 4. translation to LLVM IR, the descriptor as LLVM globals, main(),
@@ -29,6 +32,7 @@
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
+#include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
 #include "pipewave/Pipelines/Pipelines.h"
 
 #include "mlir/IR/AsmState.h"
@@ -86,10 +90,21 @@ cl::opt<std::string> scheduleName(
     cl::desc("Schedule, as pipe-schedule names it: gpipe, 1f1b, interleaved, "
              "hanayo, zb-h1, zb-v or auto"),
     cl::init("1f1b"), cl::cat(category));
+cl::opt<bool> inference(
+    "inference",
+    cl::desc("Compile a forward-only (inference) step even when the model "
+             "returns a loss: the loss becomes an output, summed over the "
+             "microbatches"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> strategy(
     "strategy",
     cl::desc("How to cut the model: auto, manual, uniform or balanced"),
     cl::init("auto"), cl::cat(category));
+cl::opt<std::string> recompute(
+    "recompute",
+    cl::desc("Training steps: what the backward recomputes instead of "
+             "stashing (pipe-recompute policy): none, full or selective"),
+    cl::init("none"), cl::cat(category));
 cl::opt<std::string> entry("entry", cl::desc("Name of the entry function"),
                            cl::init("main"), cl::cat(category));
 cl::opt<std::string> targetName("target", cl::desc("Target: cpu"),
@@ -101,7 +116,9 @@ cl::opt<Emit> emit(
     cl::values(
         clEnumValN(Emit::Pipe, "pipe",
                    "MLIR after the pipeline passes: stage functions on "
-                   "tensors, the composition and the sched.program"),
+                   "tensors (with their forward and backward functions for "
+                   "a training step), the composition and the "
+                   "sched.program"),
         clEnumValN(Emit::MLIR, "mlir",
                    "MLIR after lowering: stage code and ABI wrappers in the "
                    "LLVM dialect"),
@@ -171,6 +188,42 @@ std::string defaultOutput() {
   }
 }
 
+/// Training steps: the forward and backward functions of every stage
+/// (pipe-recompute, then pipe-autodiff on the microbatch-specialised stage
+/// functions). Runs once the schedule is known: whether the step trains and
+/// whether its backward is split into I and W come from the sched.program
+/// that pipe-schedule chose (`auto` may pick a zero-bubble schedule).
+LogicalResult runAutodiff(ModuleOp module) {
+  auto programs = module.getOps<pipewave::sched::ProgramOp>();
+  if (programs.empty())
+    return success(); // readModelDesc reports it
+  pipewave::schedule::Program program =
+      pipewave::sched::readProgramOp(*programs.begin()).program;
+  if (program.forwardOnly)
+    return success();
+  bool split = false;
+  for (const pipewave::schedule::RankProgram &rank : program.ranks)
+    for (const pipewave::schedule::Action &action : rank.actions)
+      split |= action.kind == pipewave::schedule::ActionKind::BackwardInput ||
+               action.kind == pipewave::schedule::ActionKind::BackwardWeight;
+
+  PassManager pm(module.getContext());
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  applyDefaultTimingPassManagerCLOptions(pm);
+  namespace pipe = pipewave::pipe;
+  if (recompute != "none") {
+    pipe::PipeRecomputeOptions options;
+    options.policy = recompute;
+    options.report = false;
+    pm.addPass(pipe::createPipeRecompute(options));
+  }
+  pipe::PipeAutodiffOptions autodiff;
+  autodiff.split = split;
+  pm.addPass(pipe::createPipeAutodiff(autodiff));
+  return pm.run(module);
+}
+
 LogicalResult runFrontEnd(ModuleOp module) {
   // --stages: 1 is the unpartitioned model (markers dropped); 0 (the default)
   // takes the markers' count, or 1 without markers.
@@ -206,10 +259,13 @@ LogicalResult runFrontEnd(ModuleOp module) {
   pipe::PipeScheduleOptions schedule;
   schedule.schedule = scheduleName;
   schedule.microbatches = numMicrobatches;
+  schedule.forceForwardOnly = inference;
   schedule.entry = entry;
   pm.addPass(pipe::createPipeSchedule(schedule));
   pm.addPass(pipewave::sched::createSchedVerify());
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  return runAutodiff(module);
 }
 
 LogicalResult runLowering(ModuleOp module) {
@@ -334,8 +390,8 @@ int main(int argc, char **argv) {
       "pipewave-compile: compiles a TOSA model into a pipeline-parallel "
       "executable\n\n"
       "  pipewave-compile MODEL.mlir -o OUT --stages S --microbatches M\n"
-      "                   --schedule gpipe|1f1b [--emit=pipe|mlir|llvm|obj|exe]"
-      "\n\n"
+      "                   --schedule gpipe|1f1b [--inference]\n"
+      "                   [--emit=pipe|mlir|llvm|obj|exe]\n\n"
       "MLIR's --mlir-* options (--mlir-print-ir-after-all, "
       "--mlir-print-ir-after=PASS, --mlir-timing, ...) are accepted; "
       "--help-hidden lists them.\n");
@@ -347,6 +403,9 @@ int main(int argc, char **argv) {
       matmul != "loops")
     return fail("--matmul=" + matmul +
                 ": expected auto, blas, vector or loops");
+  if (recompute != "none" && recompute != "full" && recompute != "selective")
+    return fail("--recompute=" + recompute +
+                ": expected none, full or selective");
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel) + ": expected -O0 to -O3");
   if (numStages < 0)

@@ -14,10 +14,15 @@ def PipeIsolateStages : Pass<"pipe-isolate-stages", "::mlir::ModuleOp"> {
   let description = [{
     First step of `pipe-lower-to-llvm`. The runtime composes the stages from
     the model descriptor, so everything but the stage functions (functions
-    with `pipe.stage`) is erased: the entry composition with its
+    with `pipe.stage`), the training functions `pipe-autodiff` made for them
+    (named by their `pipe.fwd`, `pipe.bwd`, `pipe.bwd_input` and
+    `pipe.bwd_weight`) and what those reference is erased: the entry composition with its
     `pipe.send`/`pipe.recv` and the `sched.program` (read them first, as
-    `pipewave-compile` does). Stage functions become private (only their ABI
-    wrappers are visible), and every argument is marked
+    `pipewave-compile` does). Stage and training functions become private
+    (only their ABI wrappers are visible), the bodies of their
+    `pipe.recompute` regions are moved in place (only `pipe-autodiff` needs
+    the regions; a trained stage's own function keeps those of
+    `pipe-recompute`), and every argument is marked
     `bufferization.writable = false`: the runtime owns argument buffers
     (parameters, data slices, received activations) and stages must not
     write into them.
@@ -54,6 +59,14 @@ def PipeStageABI : Pass<"pipe-stage-abi", "::mlir::ModuleOp"> {
     argument and result, builds their memref descriptors with the static
     shapes and calls the stage function, which gets internal linkage (only
     its wrapper is exported). Result buffers are preallocated by the caller.
+
+    A stage differentiated by `pipe-autodiff` gets one wrapper per training
+    function instead, each calling the function its attribute names:
+    `<prefix><k>_forward` calls `pipe.fwd` (results, then the stash),
+    `<prefix><k>_backward` calls `pipe.bwd`, and `<prefix><k>_backward_input`
+    / `<prefix><k>_backward_weight` call `pipe.bwd_input` / `pipe.bwd_weight`
+    when present. `args` holds the called function's arguments in order and
+    `results` its results in order (pipewave-runtime/model.h).
   }];
   let options = [
     Option<"prefix", "prefix", "std::string", /*default=*/"\"pw_stage\"",

@@ -73,7 +73,14 @@ struct ModelDesc {
 /// (global shapes, `pipe.name` of arguments and results, parameters,
 /// `pipe.combine`), its stage calls
 /// (argument sources, microbatch shapes) and the sched.program. Stage k's
-/// forward is `<wrapperPrefix><k>_forward`. Errors are emitted on the IR.
+/// forward is `<wrapperPrefix><k>_forward`. For a training step (a program
+/// that is not forward-only) the stage functions must carry pipe-autodiff's
+/// attributes: the stash is what `@S_fwd` returns after the stage's results,
+/// result_has_grad marks the float results, grad_args is `pipe.grad_args`,
+/// the backward is `<wrapperPrefix><k>_backward` and, when the program has
+/// I/W actions, `_backward_input` / `_backward_weight` with the weight stash
+/// that `@S_bwd_input` returns after the activation gradients. Errors are
+/// emitted on the IR.
 mlir::FailureOr<ModelDesc> readModelDesc(mlir::ModuleOp module,
                                          llvm::StringRef entry,
                                          llvm::StringRef modelName,

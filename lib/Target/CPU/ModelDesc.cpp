@@ -70,6 +70,140 @@ Value lookThrough(Value value, DenseMap<int64_t, Value> &sent) {
   return value;
 }
 
+/// The function that attribute `attrName` of stage function `stage` names,
+/// null (and an error) when it names none.
+func::FuncOp trainingFunction(func::FuncOp stage, StringRef attrName,
+                              SymbolTableCollection &symbols) {
+  auto ref = stage->getAttrOfType<FlatSymbolRefAttr>(attrName);
+  if (!ref) {
+    stage.emitError() << "pipewave-compile: stage function '@"
+                      << stage.getSymName() << "' has no '" << attrName
+                      << "', which the training step needs; run pipe-autodiff"
+                      << (attrName == pipe::PipeDialect::getFwdAttrName() ||
+                                  attrName == pipe::PipeDialect::getBwdAttrName()
+                              ? ""
+                              : "{split=true}");
+    return nullptr;
+  }
+  auto fn = symbols.lookupNearestSymbolFrom<func::FuncOp>(stage, ref);
+  if (!fn || fn.isExternal())
+    stage.emitError() << "pipewave-compile: '" << attrName << "' of '@"
+                      << stage.getSymName() << "' names " << ref
+                      << ", which is not a function defined in the module";
+  return fn && !fn.isExternal() ? fn : nullptr;
+}
+
+/// The training fields of `stage` (stage function `callee`, k-th stage),
+/// from the functions pipe-autodiff made; `split` when the schedule has I and
+/// W actions.
+LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
+                           bool split, StringRef wrapperPrefix,
+                           SymbolTableCollection &symbols) {
+  std::string base = (wrapperPrefix + Twine(k)).str();
+  std::string what = "stage " + std::to_string(k);
+  func::FuncOp fwd =
+      trainingFunction(callee, pipe::PipeDialect::getFwdAttrName(), symbols);
+  func::FuncOp bwd =
+      trainingFunction(callee, pipe::PipeDialect::getBwdAttrName(), symbols);
+  if (!fwd || !bwd)
+    return failure();
+  auto gradArgs = callee->getAttrOfType<DenseI64ArrayAttr>(
+      pipe::PipeDialect::getGradArgsAttrName());
+  if (!gradArgs)
+    return callee.emitError() << "pipewave-compile: stage function '@"
+                              << callee.getSymName() << "' has no '"
+                              << pipe::PipeDialect::getGradArgsAttrName()
+                              << "'; run pipe-autodiff";
+
+  // @S_fwd: the stage's results, then the stash.
+  size_t numResults = stage.results.size();
+  if (fwd.getNumArguments() != stage.args.size() ||
+      fwd.getNumResults() < numResults)
+    return fwd.emitError() << "pipewave-compile: '@" << fwd.getSymName()
+                           << "' does not take the arguments of " << what
+                           << " and return its results first";
+  for (unsigned j = numResults, e = fwd.getNumResults(); j < e; ++j) {
+    FailureOr<TensorDesc> t =
+        tensorDesc(fwd.getResultTypes()[j],
+                   "stash" + std::to_string(j - numResults), fwd,
+                   "stash value #" + std::to_string(j - numResults) + " of " +
+                       what);
+    if (failed(t))
+      return failure();
+    stage.stash.push_back(*t);
+  }
+  size_t numDres = 0;
+  for (const TensorDesc &result : stage.results) {
+    bool isFloat = result.dtype == PW_F32 || result.dtype == PW_F64;
+    stage.resultHasGrad.push_back(isFloat ? 1 : 0);
+    numDres += isFloat;
+  }
+
+  // @S_bwd(args..., stash..., d_res...) -> (d_grad_args...).
+  size_t numActivationGrads = 0;
+  for (int64_t index : gradArgs.asArrayRef()) {
+    if (index < 0 || static_cast<size_t>(index) >= stage.args.size() ||
+        (!stage.gradArgs.empty() && index <= stage.gradArgs.back()))
+      return callee.emitError()
+             << "pipewave-compile: '"
+             << pipe::PipeDialect::getGradArgsAttrName() << "' of '@"
+             << callee.getSymName()
+             << "' must list ascending argument indices";
+    stage.gradArgs.push_back(static_cast<int32_t>(index));
+    numActivationGrads += !pipe::isParam(callee, index);
+  }
+  size_t numBwdArgs = stage.args.size() + stage.stash.size() + numDres;
+  if (bwd.getNumArguments() != numBwdArgs ||
+      bwd.getNumResults() != stage.gradArgs.size())
+    return bwd.emitError() << "pipewave-compile: '@" << bwd.getSymName()
+                           << "' of " << what << " must take " << numBwdArgs
+                           << " arguments (arguments, stash, result "
+                              "gradients) and return "
+                           << stage.gradArgs.size() << " gradients";
+  stage.forwardSymbol = base + "_forward";
+  stage.backwardSymbol = base + "_backward";
+  if (!split)
+    return success();
+
+  // @S_bwd_input(same as @S_bwd) -> (d_activation_args..., wstash...);
+  // @S_bwd_weight(wstash...) -> (d_param_args...).
+  func::FuncOp input = trainingFunction(
+      callee, pipe::PipeDialect::getBwdInputAttrName(), symbols);
+  func::FuncOp weight = trainingFunction(
+      callee, pipe::PipeDialect::getBwdWeightAttrName(), symbols);
+  if (!input || !weight)
+    return failure();
+  if (input.getNumArguments() != numBwdArgs ||
+      input.getNumResults() < numActivationGrads)
+    return input.emitError()
+           << "pipewave-compile: '@" << input.getSymName() << "' of " << what
+           << " must take the arguments of '@" << bwd.getSymName()
+           << "' and return " << numActivationGrads
+           << " activation gradients first";
+  for (unsigned j = numActivationGrads, e = input.getNumResults(); j < e;
+       ++j) {
+    FailureOr<TensorDesc> t = tensorDesc(
+        input.getResultTypes()[j],
+        "wstash" + std::to_string(j - numActivationGrads), input,
+        "weight stash value #" + std::to_string(j - numActivationGrads) +
+            " of " + what);
+    if (failed(t))
+      return failure();
+    stage.wstash.push_back(*t);
+  }
+  if (weight.getNumArguments() != stage.wstash.size() ||
+      weight.getNumResults() != stage.gradArgs.size() - numActivationGrads)
+    return weight.emitError()
+           << "pipewave-compile: '@" << weight.getSymName() << "' of " << what
+           << " must take the " << stage.wstash.size()
+           << " weight stash values and return "
+           << stage.gradArgs.size() - numActivationGrads
+           << " parameter gradients";
+  stage.backwardInputSymbol = base + "_backward_input";
+  stage.backwardWeightSymbol = base + "_backward_weight";
+  return success();
+}
+
 } // namespace
 
 FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
@@ -116,6 +250,7 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
 
   // Stages, in call order.
   SymbolTableCollection symbols;
+  SmallVector<func::FuncOp> callees;
   DenseMap<int64_t, Value> sent;
   DenseMap<Value, std::pair<int64_t, unsigned>> producedBy; // stage, result
   int64_t numStages = 0;
@@ -176,6 +311,7 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
       producedBy[result] = {k, static_cast<unsigned>(j)};
     }
     desc.stages.push_back(std::move(stage));
+    callees.push_back(callee);
     ++numStages;
   }
   if (numStages == 0)
@@ -207,5 +343,18 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
     return module.emitError() << "pipewave-compile: the sched.program has "
                               << desc.program.numStages << " stages, '@"
                               << entry << "' calls " << numStages;
+
+  // Training steps: the forward and backward functions of pipe-autodiff.
+  if (!desc.program.forwardOnly) {
+    bool split = false;
+    for (const schedule::RankProgram &rank : desc.program.ranks)
+      for (const schedule::Action &action : rank.actions)
+        split |= action.kind == schedule::ActionKind::BackwardInput ||
+                 action.kind == schedule::ActionKind::BackwardWeight;
+    for (auto [k, callee] : llvm::enumerate(callees))
+      if (failed(readTraining(desc.stages[k], callee, k, split, wrapperPrefix,
+                              symbols)))
+        return failure();
+  }
   return desc;
 }

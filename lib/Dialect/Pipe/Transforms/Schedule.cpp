@@ -119,7 +119,7 @@ struct PipeSchedulePass
     if (fixedMicrobatches == 0)
       if (auto attr = fn->getAttrOfType<IntegerAttr>("pipe.microbatches"))
         fixedMicrobatches = attr.getInt();
-    bool forwardOnly = !hasLoss(fn);
+    bool forwardOnly = forceForwardOnly || !hasLoss(fn);
 
     std::optional<schedule::Program> program;
     if (schedule == "file")

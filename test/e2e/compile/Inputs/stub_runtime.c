@@ -4,7 +4,8 @@
  *
  *===----------------------------------------------------------------------===*
  *
- * Runs the forwards of every stage of a compiled model in one process:
+ * Runs the forwards of every stage of a compiled model in one process
+ * (for a training model, the forward that also returns the stash):
  * for each microbatch, stage 0 .. S-1 in order, each stage's arguments taken
  * as pw_model says (the microbatch slice of a data input, a whole parameter,
  * a result of the previous stage). Outputs are combined as pw_model says
@@ -149,10 +150,16 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
           return 1;
         }
       }
-      void **results = calloc((size_t)st->num_results + 1, sizeof(void *));
+      /* A training model's forward also returns the stash (unused here). */
+      void **results = calloc(
+          (size_t)st->num_results + (size_t)st->num_stash + 1, sizeof(void *));
       for (int r = 0; r < st->num_results; ++r)
         results[r] = malloc(bytes(&st->results[r]));
+      for (int r = 0; r < st->num_stash; ++r)
+        results[st->num_results + r] = malloc(bytes(&st->stash[r]));
       st->forward(args, results);
+      for (int r = 0; r < st->num_stash; ++r)
+        free(results[st->num_results + r]);
       for (int p = 0; p < prev_n; ++p)
         free(prev[p]);
       free(prev);

@@ -152,6 +152,8 @@ def PipeSchedule : Pass<"pipe-schedule", "::mlir::ModuleOp"> {
     optimizer step) when the entry's first result is a rank-0 floating point
     tensor (the loss); otherwise it is an inference step with forwards only,
     in the placement and forward order of the schedule.
+    `forward-only=true` makes it an inference step even with a loss: the
+    loss is then an output like any other, summed over the microbatches.
 
     Example: `pipewave-opt --pipe-schedule="schedule=interleaved chunks=2
     microbatches=8"`.
@@ -178,6 +180,9 @@ def PipeSchedule : Pass<"pipe-schedule", "::mlir::ModuleOp"> {
            /*default=*/"64", "auto: most microbatches to try">,
     Option<"devicesPerNode", "devices-per-node", "int64_t", /*default=*/"8",
            "auto: devices per node of the simulated cluster">,
+    Option<"forceForwardOnly", "forward-only", "bool", /*default=*/"false",
+           "Schedule forwards only even when the entry returns a loss (an "
+           "inference step)">,
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
   ];
