@@ -99,6 +99,14 @@ def main():
         return 1
     names = sorted(f[:-4] for f in os.listdir(refdir) if f.endswith(".npy"))
     print("reference S=1 M=1: outputs " + ", ".join(names))
+    # The runtime accepts |out - expected| <= T * max(1, |expected|); scale T
+    # by the smallest non-zero reference magnitude (below 1) so that the
+    # check is relative: |out - expected| <= tolerance * |expected|.
+    smallest = min([smallest_magnitude(os.path.join(refdir, n + ".npy"))
+                    for n in names] + [1.0])
+    tolerance = "%.6g" % (float(args.tolerance) * smallest)
+    print("relative tolerance %s (runtime --tolerance %s)" %
+          (args.tolerance, tolerance))
     expect = []
     for name in names:
         expect += ["--expect", "%s=%s" % (name, os.path.join(refdir,
@@ -113,7 +121,7 @@ def main():
             failures += 1
             continue
         cmd = [binary(config)] + data_args + expect + [
-            "--tolerance", args.tolerance]
+            "--tolerance", tolerance]
         if s > 1:
             cmd = ["pipewave-run", "-n", str(s)] + cmd
         rc, out = run(cmd)
@@ -127,6 +135,21 @@ def main():
     print("%d of %d configurations agree with S=1 M=1" %
           (len(configs) - failures, len(configs)))
     return 1 if failures else 0
+
+
+def smallest_magnitude(path):
+    """The smallest non-zero |value| of a float32/float64 .npy file (pure
+    Python), or 1.0 if there is none."""
+    with open(path, "rb") as f:
+        data = f.read()
+    header_len = struct.unpack("<H", data[8:10])[0]
+    header = data[10:10 + header_len].decode("latin1")
+    fmt = "d" if "<f8" in header else "f"
+    body = data[10 + header_len:]
+    values = struct.unpack("<%d%s" % (len(body) // struct.calcsize(fmt), fmt),
+                           body)
+    nonzero = [abs(v) for v in values if v != 0]
+    return min(nonzero) if nonzero else 1.0
 
 
 if __name__ == "__main__":
