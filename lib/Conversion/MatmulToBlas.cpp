@@ -18,6 +18,8 @@
 
 #include "pipewave/Conversion/Passes.h"
 
+#include "MatmulUtils.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/Matchers.h"
@@ -66,20 +68,8 @@ struct PipeMatmulToBlasPass
     ModuleOp module = getOperation();
     SmallVector<linalg::LinalgOp> matmuls;
     module.walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::BatchMatmulOp, linalg::MatmulOp>(op))
-        return;
-      if (!op.hasPureBufferSemantics())
-        return;
-      if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
-          bmm && bmm.hasUserDefinedMaps())
-        return;
-      if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation());
-          mm && mm.hasUserDefinedMaps())
-        return;
-      for (Value v : op->getOperands())
-        if (!cast<MemRefType>(v.getType()).getElementType().isF32())
-          return;
-      matmuls.push_back(op);
+      if (isPlainF32Matmul(op) && op.hasPureBufferSemantics())
+        matmuls.push_back(op);
     });
 
     OpBuilder b(&getContext());

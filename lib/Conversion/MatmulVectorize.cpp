@@ -13,6 +13,8 @@
 
 #include "pipewave/Conversion/Passes.h"
 
+#include "MatmulUtils.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
@@ -78,19 +80,9 @@ struct PipeMatmulVectorizePass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::BatchMatmulOp, linalg::MatmulOp>(op) ||
-          !op.hasPureTensorSemantics() || op.hasDynamicShape())
-        return;
-      if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
-          bmm && bmm.hasUserDefinedMaps())
-        return;
-      if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation());
-          mm && mm.hasUserDefinedMaps())
-        return;
-      for (Value v : op->getOperands())
-        if (!cast<ShapedType>(v.getType()).getElementType().isF32())
-          return;
-      matmuls.push_back(op);
+      if (isPlainF32Matmul(op) && op.hasPureTensorSemantics() &&
+          !op.hasDynamicShape())
+        matmuls.push_back(op);
     });
 
     IRRewriter rewriter(&getContext());

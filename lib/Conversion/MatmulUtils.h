@@ -1,0 +1,34 @@
+//===- MatmulUtils.h - Recognising the matmuls pipewave lowers --*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_LIB_CONVERSION_MATMULUTILS_H
+#define PIPEWAVE_LIB_CONVERSION_MATMULUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace pipewave {
+
+/// True for a linalg.matmul or linalg.batch_matmul with the default indexing
+/// maps whose operands are all f32 (tensors or buffers).
+inline bool isPlainF32Matmul(mlir::linalg::LinalgOp op) {
+  using namespace mlir;
+  if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation()))
+    if (bmm.hasUserDefinedMaps())
+      return false;
+  if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation()))
+    if (mm.hasUserDefinedMaps())
+      return false;
+  if (!isa<linalg::BatchMatmulOp, linalg::MatmulOp>(op.getOperation()))
+    return false;
+  for (Value v : op->getOperands())
+    if (!cast<ShapedType>(v.getType()).getElementType().isF32())
+      return false;
+  return true;
+}
+
+} // namespace pipewave
+
+#endif // PIPEWAVE_LIB_CONVERSION_MATMULUTILS_H
