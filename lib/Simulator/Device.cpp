@@ -6,7 +6,7 @@
 
 #include "pipewave/Simulator/Device.h"
 
-#include "pipewave/Simulator/Json.h"
+#include "pipewave/Support/Json.h"
 
 #include <algorithm>
 #include <cctype>
@@ -18,6 +18,11 @@
 #include <sstream>
 
 namespace pipewave::sim {
+
+using json::JsonValue;
+using json::jsonNumber;
+using json::jsonQuote;
+using json::parseJson;
 
 const char *stringify(Precision precision) {
   switch (precision) {
@@ -127,7 +132,7 @@ std::string lower(std::string_view text) {
 
 bool readNumber(const JsonValue &object, const char *key, double &out,
                 std::string &error) {
-  const JsonValue *value = object.get(key);
+  const JsonValue *value = object.find(key);
   if (!value || !value->isNumber() || !(value->number >= 0)) {
     error = std::string("missing or invalid non-negative number '") + key + "'";
     return false;
@@ -138,7 +143,7 @@ bool readNumber(const JsonValue &object, const char *key, double &out,
 
 bool readLink(const JsonValue &object, const char *key, LinkSpec &out,
               std::string &error) {
-  const JsonValue *link = object.get(key);
+  const JsonValue *link = object.find(key);
   if (!link || !link->isObject()) {
     error = std::string("missing object '") + key + "'";
     return false;
@@ -162,14 +167,14 @@ std::optional<DeviceSpec> parseDevice(const JsonValue &root,
        {std::pair<const char *, std::string *>{"name", &device.name},
         {"description", &device.description},
         {"source", &device.source}}) {
-    const JsonValue *value = root.get(key);
+    const JsonValue *value = root.find(key);
     if (!value || !value->isString()) {
       error = std::string("missing string '") + key + "'";
       return std::nullopt;
     }
     *field = value->string;
   }
-  const JsonValue *peak = root.get("peakFlopsPerSecond");
+  const JsonValue *peak = root.find("peakFlopsPerSecond");
   if (!peak || !peak->isObject()) {
     error = "missing object 'peakFlopsPerSecond'";
     return std::nullopt;

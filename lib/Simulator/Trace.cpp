@@ -6,7 +6,7 @@
 
 #include "pipewave/Simulator/Trace.h"
 
-#include "pipewave/Simulator/Json.h"
+#include "pipewave/Support/Json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +19,8 @@ using schedule::Action;
 using schedule::ActionKind;
 using schedule::Program;
 using schedule::Slice;
+using json::jsonNumber;
+using json::jsonQuote;
 
 namespace {
 

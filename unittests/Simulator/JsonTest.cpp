@@ -4,13 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave/Simulator/Json.h"
+#include "pipewave/Support/Json.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
 
-using namespace pipewave::sim;
+using namespace pipewave::json;
 
 namespace {
 
@@ -21,7 +21,7 @@ TEST(JsonTest, ParsesNestedDocument) {
       &error);
   ASSERT_TRUE(value) << error;
   ASSERT_TRUE(value->isObject());
-  const JsonValue *a = value->get("a");
+  const JsonValue *a = value->find("a");
   ASSERT_TRUE(a && a->isArray());
   ASSERT_EQ(a->array.size(), 5u);
   EXPECT_EQ(a->array[0].number, 1);
@@ -29,10 +29,10 @@ TEST(JsonTest, ParsesNestedDocument) {
   EXPECT_TRUE(a->array[2].boolean);
   EXPECT_FALSE(a->array[3].boolean);
   EXPECT_TRUE(a->array[4].isNull());
-  const JsonValue *c = value->get("b")->get("c");
+  const JsonValue *c = value->find("b")->find("c");
   ASSERT_TRUE(c && c->isString());
   EXPECT_EQ(c->string, "x\"y\\n\xc3\xa9");
-  EXPECT_EQ(value->get("missing"), nullptr);
+  EXPECT_EQ(value->find("missing"), nullptr);
 }
 
 TEST(JsonTest, RejectsMalformedDocuments) {

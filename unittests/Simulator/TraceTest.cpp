@@ -7,7 +7,7 @@
 #include "pipewave/Simulator/Trace.h"
 
 #include "pipewave/Schedule/Generate.h"
-#include "pipewave/Simulator/Json.h"
+#include "pipewave/Support/Json.h"
 
 #include "gtest/gtest.h"
 
@@ -15,6 +15,7 @@
 
 using namespace pipewave;
 using namespace pipewave::sim;
+using namespace pipewave::json;
 
 namespace {
 
@@ -54,36 +55,36 @@ TEST(TraceTest, ChromeTraceIsValidJson) {
   std::string error;
   std::optional<JsonValue> root = parseJson(text, &error);
   ASSERT_TRUE(root) << error;
-  const JsonValue *events = root->get("traceEvents");
+  const JsonValue *events = root->find("traceEvents");
   ASSERT_TRUE(events && events->isArray());
 
   int compute = 0, comm = 0, allReduce = 0, processNames = 0;
   std::set<std::string> names;
   for (const JsonValue &event : events->array) {
     ASSERT_TRUE(event.isObject());
-    const JsonValue *ph = event.get("ph");
+    const JsonValue *ph = event.find("ph");
     ASSERT_TRUE(ph && ph->isString());
-    ASSERT_TRUE(event.get("pid") && event.get("pid")->isNumber());
+    ASSERT_TRUE(event.find("pid") && event.find("pid")->isNumber());
     if (ph->string == "M") {
-      processNames += event.get("name")->string == "process_name";
+      processNames += event.find("name")->string == "process_name";
       continue;
     }
     ASSERT_EQ(ph->string, "X");
     for (const char *key : {"ts", "dur", "tid"}) {
-      const JsonValue *value = event.get(key);
+      const JsonValue *value = event.find(key);
       ASSERT_TRUE(value && value->isNumber()) << key;
       EXPECT_GE(value->number, 0) << key;
     }
-    const JsonValue *cname = event.get("cname");
+    const JsonValue *cname = event.find("cname");
     ASSERT_TRUE(cname && cname->isString() && !cname->string.empty());
-    const std::string &category = event.get("cat")->string;
-    names.insert(event.get("name")->string);
+    const std::string &category = event.find("cat")->string;
+    names.insert(event.find("name")->string);
     if (category == "compute") {
       ++compute;
-      EXPECT_EQ(event.get("tid")->number, 0);
+      EXPECT_EQ(event.find("tid")->number, 0);
     } else if (category == "comm") {
       ++comm;
-      EXPECT_GT(event.get("tid")->number, 0);
+      EXPECT_GT(event.find("tid")->number, 0);
     } else if (category == "allreduce") {
       ++allReduce;
     }

@@ -1,25 +1,29 @@
-//===- Json.h - Minimal JSON reader and writer helpers ----------*- C++ -*-===//
+//===- Json.h - The one small JSON reader and writer ------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Plain C++ (no MLIR/LLVM): just enough JSON to read device descriptions
-// (data/devices/*.json) and to check the Chrome traces the simulator writes.
-// Numbers are doubles; objects keep their keys in file order.
+// Plain C++17 (no MLIR/LLVM, no exceptions): a strict RFC 8259 parser into a
+// JsonValue tree (objects keep their members in file order, numbers are
+// doubles plus the exact int64 of integer literals) and string/number
+// quoting for writers. Shared by the simulator (device descriptions, Chrome
+// traces) and the runtime (safetensors headers, checkpoints, traces), which
+// wraps parseJson into its throwing form.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PIPEWAVE_SIMULATOR_JSON_H
-#define PIPEWAVE_SIMULATOR_JSON_H
+#ifndef PIPEWAVE_SUPPORT_JSON_H
+#define PIPEWAVE_SUPPORT_JSON_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace pipewave::sim {
+namespace pipewave::json {
 
 /// A parsed JSON value.
 struct JsonValue {
@@ -28,9 +32,12 @@ struct JsonValue {
   Kind kind = Kind::Null;
   bool boolean = false;
   double number = 0;
+  /// Number only: true when the literal is an integer that fits int64_t.
+  bool isInteger = false;
+  int64_t integer = 0;
   std::string string;
   std::vector<JsonValue> array;
-  /// Object members in file order (duplicate keys are kept; get() returns
+  /// Object members in file order (duplicate keys are kept; find() returns
   /// the first).
   std::vector<std::pair<std::string, JsonValue>> object;
 
@@ -41,8 +48,8 @@ struct JsonValue {
   bool isArray() const { return kind == Kind::Array; }
   bool isObject() const { return kind == Kind::Object; }
 
-  /// The member `key` of an object, or null if absent or not an object.
-  const JsonValue *get(std::string_view key) const;
+  /// The member `key` of an object, or nullptr if absent or not an object.
+  const JsonValue *find(std::string_view key) const;
 };
 
 /// Parses a complete JSON document (RFC 8259; surrounding whitespace
@@ -59,6 +66,6 @@ std::string jsonQuote(std::string_view text);
 /// NaN and infinities, which JSON cannot represent.
 std::string jsonNumber(double value);
 
-} // namespace pipewave::sim
+} // namespace pipewave::json
 
-#endif // PIPEWAVE_SIMULATOR_JSON_H
+#endif // PIPEWAVE_SUPPORT_JSON_H

@@ -1,18 +1,19 @@
-//===- Json.cpp - Minimal JSON reader and writer helpers ------------------===//
+//===- Json.cpp - The one small JSON reader and writer --------------------===//
 //
 // Part of the pipewave project.
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave/Simulator/Json.h"
+#include "pipewave/Support/Json.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
-namespace pipewave::sim {
+namespace pipewave::json {
 
-const JsonValue *JsonValue::get(std::string_view key) const {
+const JsonValue *JsonValue::find(std::string_view key) const {
   if (kind != Kind::Object)
     return nullptr;
   for (const auto &member : object)
@@ -37,7 +38,7 @@ public:
     }
     skipSpace();
     if (pos != text.size()) {
-      fail("trailing characters after the JSON value");
+      fail("unexpected text after the JSON value");
       if (error)
         *error = message;
       return std::nullopt;
@@ -271,6 +272,7 @@ private:
 
   bool parseNumber(JsonValue &value) {
     size_t start = pos;
+    bool integral = true;
     if (text[pos] == '-')
       ++pos;
     if (pos < text.size() && text[pos] == '0') {
@@ -279,11 +281,13 @@ private:
       return fail("invalid number");
     }
     if (pos < text.size() && text[pos] == '.') {
+      integral = false;
       ++pos;
       if (!digits())
         return fail("invalid number: digits expected after '.'");
     }
     if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+      integral = false;
       ++pos;
       if (pos < text.size() && (text[pos] == '+' || text[pos] == '-'))
         ++pos;
@@ -293,6 +297,14 @@ private:
     std::string spelling(text.substr(start, pos - start));
     value.kind = JsonValue::Kind::Number;
     value.number = std::strtod(spelling.c_str(), nullptr);
+    if (integral) {
+      errno = 0;
+      long long parsed = std::strtoll(spelling.c_str(), nullptr, 10);
+      if (errno == 0) {
+        value.isInteger = true;
+        value.integer = parsed;
+      }
+    }
     return true;
   }
 
@@ -351,4 +363,4 @@ std::string jsonNumber(double value) {
   return buffer;
 }
 
-} // namespace pipewave::sim
+} // namespace pipewave::json
