@@ -68,7 +68,7 @@ echo "== one stage ($l layers ${w}x${w}, batch $b, M=$m) on 1 rank, $steps steps
 "$work/stage" --data x="$work/x.npy" --steps "$steps" > "$work/stage.txt"
 grep '^steps' "$work/stage.txt"
 echo "== 2 stages ($((2 * l)) layers) on 2 ranks, 1F1B, M=$m, $steps steps"
-"$build/bin/pipewave-run" -n 2 "$work/pipe" --data x="$work/x.npy" \
+"$build/bin/pipewave-run" -n 2 --bind-to core "$work/pipe" --data x="$work/x.npy" \
   --steps "$steps" > "$work/pipe.txt"
 grep '^steps' "$work/pipe.txt"
 awk -v m="$m" '

@@ -3,14 +3,17 @@
 // Part of the pipewave project.
 //
 //   pipewave-run [-n N] [-H HOSTS | --hostfile FILE] [--mpirun PATH]
-//                [--mpi-arg ARG]... [--dry-run] [-v] [--] BINARY [ARGS...]
+//                [--bind-to none|core] [--mpi-arg ARG]... [--dry-run] [-v]
+//                [--] BINARY [ARGS...]
 //
 // Runs
-//   mpirun [--allow-run-as-root] [--oversubscribe] --bind-to none -np N
+//   mpirun [--allow-run-as-root] [--oversubscribe] --bind-to POLICY -np N
 //          [-H HOSTS] [--hostfile FILE] [ARG...] BINARY ARGS...
 // and exits with mpirun's exit code. --allow-run-as-root is added when
 // running as root, --oversubscribe when N exceeds the local cores and no
-// hosts are given. Without -n, N is what `BINARY --print-ranks` says. Started
+// hosts are given. POLICY is none unless --bind-to core asks to pin each rank
+// to its own core (benchmarks; needs as many free cores as ranks). Without
+// -n, N is what `BINARY --print-ranks` says. Started
 // inside an MPI job already (mpirun, srun: Open MPI/PMI/PMIx variables set),
 // it execs BINARY directly and joins that job. The mpirun used is --mpirun,
 // else $PIPEWAVE_MPIRUN, else `mpirun` on PATH (Open MPI flags).
@@ -54,8 +57,9 @@ void usage(FILE *out) {
   std::fputs(
       "usage: pipewave-run [-n N] [-H HOSTS | --hostfile FILE] "
       "[--mpirun PATH]\n"
-      "                    [--mpi-arg ARG]... [--dry-run] [-v] [--] BINARY "
-      "[ARGS...]\n"
+      "                    [--bind-to none|core] [--mpi-arg ARG]... "
+      "[--dry-run] [-v]\n"
+      "                    [--] BINARY [ARGS...]\n"
       "\n"
       "Runs a pipewave-compiled BINARY on N MPI ranks (mpirun -np N ...).\n"
       "  -n, -np N         number of ranks (default: BINARY --print-ranks)\n"
@@ -63,6 +67,8 @@ void usage(FILE *out) {
       "  --hostfile FILE   hostfile, passed to mpirun\n"
       "  --mpirun PATH     the mpirun to use (default $PIPEWAVE_MPIRUN or "
       "mpirun)\n"
+      "  --bind-to POLICY  none (default: ranks float) or core (one core "
+      "per rank)\n"
       "  --mpi-arg ARG     extra argument for mpirun (repeatable)\n"
       "  --dry-run         print the command instead of running it\n"
       "  -v, --verbose     print the command before running it\n"
@@ -314,7 +320,7 @@ int supervise(std::vector<char *> &args) {
 
 int main(int argc, char **argv) {
   int ranks = 0;
-  std::string hosts, hostfile, binary;
+  std::string hosts, hostfile, binary, bindTo = "none";
   const char *envMpirun = std::getenv("PIPEWAVE_MPIRUN");
   std::string mpirun = envMpirun && *envMpirun ? envMpirun : "mpirun";
   std::vector<std::string> mpiArgs, modelArgs;
@@ -344,7 +350,11 @@ int main(int argc, char **argv) {
       hostfile = value(arg);
     else if (arg == "--mpirun")
       mpirun = value(arg);
-    else if (arg == "--mpi-arg")
+    else if (arg == "--bind-to") {
+      bindTo = value(arg);
+      if (bindTo != "none" && bindTo != "core")
+        fail("--bind-to " + bindTo + ": expected none or core");
+    } else if (arg == "--mpi-arg")
       mpiArgs.push_back(value(arg));
     else if (arg == "--dry-run")
       dryRun = true;
@@ -377,7 +387,7 @@ int main(int argc, char **argv) {
       command.push_back("--allow-run-as-root");
     if (hosts.empty() && hostfile.empty() && ranks > localCores())
       command.push_back("--oversubscribe");
-    command.insert(command.end(), {"--bind-to", "none", "-np",
+    command.insert(command.end(), {"--bind-to", bindTo, "-np",
                                    std::to_string(ranks)});
     if (!hosts.empty())
       command.insert(command.end(), {"-H", hosts});
