@@ -62,6 +62,9 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // An allocation returned twice (split backward functions do this) would
+  // crash the hoisting of static allocations into out-params.
+  pm.nest<func::FuncOp>().addPass(createPipeUniqueResultBuffers());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.addResultAttribute = true;
   outParams.hoistStaticAllocs = true;

@@ -39,7 +39,8 @@ struct LowerToLLVMOptions
 /// Appends the lowering of the stage functions of a pipelined module (after
 /// pipe-schedule) to the LLVM dialect: pipe-isolate-stages, TOSA to
 /// linalg/arith/tensor, one-shot bufferization of whole functions with
-/// results turned into caller-allocated out-params, deallocation, tiled and
+/// results turned into caller-allocated out-params (each returned allocation
+/// made unique first, pipe-unique-result-buffers), deallocation, tiled and
 /// vectorized matmuls (matmul=vector) or BLAS calls (matmul=blas) or both
 /// (matmul=auto), the ABI wrappers (pipe-stage-abi), then loops and the
 /// conversions to LLVM.

@@ -30,6 +30,37 @@ def PipeIsolateStages : Pass<"pipe-isolate-stages", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def PipeUniqueResultBuffers
+    : Pass<"pipe-unique-result-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Gives every returned allocation its own result buffer";
+  let description = [{
+    Runs on bufferized functions, right before
+    `buffer-results-to-out-params{hoist-static-allocs}` in
+    `pipe-lower-to-llvm`. A function that returns the same `memref.alloc`
+    more than once (the `bwd_input` function of `pipe-autodiff{split=true}`
+    returns an input gradient both as a result and in the stash it hands to
+    `bwd_weight`) makes that pass replace the allocation by the first
+    out-parameter, erase it, and then use the erased operation for the
+    second one (a crash in MLIR 22). Every repeated return operand defined by a `memref.alloc`
+    is replaced here by a fresh allocation of the same type that the value
+    is copied into, so each result owns its buffer:
+
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    return %a, %a : memref<4xf32>, memref<4xf32>
+    // becomes
+    %a = memref.alloc() : memref<4xf32>
+    %b = memref.alloc() : memref<4xf32>
+    memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+    return %a, %b : memref<4xf32>, memref<4xf32>
+    ```
+
+    Other repeated operands (function arguments, views) are left alone: the
+    out-parameter rewrite copies them.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PipeMatmulToBlas : Pass<"pipe-matmul-to-blas", "::mlir::ModuleOp"> {
   let summary = "Calls BLAS for f32 matmuls on buffers";
   let description = [{
