@@ -30,15 +30,21 @@
 // ATTRS:         return
 
 // pipe-partition keeps the planned cut; pipe-schedule takes the planned
-// microbatch count.
+// microbatch count and replicas: 4 copies of the 2-stage pipeline on 8
+// ranks, each stage all-reducing among its replicas.
 // PIPELINE: func.func private @main_stage1
 // PIPELINE: sched.program "1f1b" stages 2 microbatches 4 {
 // PIPELINE: sched.rank 1 stages [1] {
-// PIPELINE-NOT: sched.rank 2
+// PIPELINE: sched.allreduce stage 1 ranks [1, 3, 5, 7]
+// PIPELINE: sched.rank 6 stages [0] {
+// PIPELINE: sched.allreduce stage 0 ranks [0, 2, 4, 6]
+// PIPELINE: sched.rank 7 stages [1] {
+// PIPELINE-NOT: sched.rank 8
 
-// sched-simulate runs every stage on its replicas (rank r stands for a
-// group of devices): the planner's own simulation.
-// RUN: pipewave-opt %t.mlir --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule --sched-simulate="device=%S/Inputs/plan-device.json devices-per-node=4 report=-" -o /dev/null | FileCheck %s --check-prefix=SIM
+// On a program without replicas (replicas=1) sched-simulate runs every
+// stage on its planned replicas (rank r stands for a group of devices): the
+// planner's own simulation.
+// RUN: pipewave-opt %t.mlir --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule=replicas=1 --sched-simulate="device=%S/Inputs/plan-device.json devices-per-node=4 report=-" -o /dev/null | FileCheck %s --check-prefix=SIM
 // SIM:      sched-simulate: "1f1b", 2 stages on 2 ranks (8 devices), 4 microbatches, on slow (977 KiB per device)
 // SIM-NEXT: step time: 0.00165613 s (1.66 ms)
 // SIM-NEXT: bubble fraction: 0.2111

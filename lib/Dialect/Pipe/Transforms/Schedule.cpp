@@ -47,8 +47,10 @@ bool hasLoss(func::FuncOp fn) {
   return type && type.getRank() == 0 && isa<FloatType>(type.getElementType());
 }
 
-/// Checks that `microbatches` splits dimension 0 of every data input.
-LogicalResult checkBatch(func::FuncOp fn, int64_t microbatches) {
+/// Checks that `microbatches` per replica times `replicas` splits dimension
+/// 0 of every data input.
+LogicalResult checkBatch(func::FuncOp fn, int64_t microbatches,
+                         int64_t replicas) {
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
     if (isParam(fn, i))
       continue;
@@ -59,6 +61,12 @@ LogicalResult checkBatch(func::FuncOp fn, int64_t microbatches) {
              << "' needs a static batch dimension 0 to be split "
                 "into microbatches, got "
              << fn.getArgumentTypes()[i];
+    if (replicas > 1 && type.getDimSize(0) % (microbatches * replicas) != 0)
+      return fn.emitError()
+             << "pipe-schedule: microbatches=" << microbatches << " x replicas="
+             << replicas << " = " << microbatches * replicas
+             << " parts do not divide the batch size " << type.getDimSize(0)
+             << " (dimension 0 of data input '" << getArgName(fn, i) << "')";
     if (type.getDimSize(0) % microbatches != 0)
       return fn.emitError()
              << "pipe-schedule: microbatches=" << microbatches
@@ -107,15 +115,28 @@ struct PipeSchedulePass
                      << static_cast<int64_t>(microbatches);
       return signalPassFailure();
     }
-    if (failed(checkOptions(fn)))
+    if (failed(checkOptions(fn)) || failed(resolveReplicas(fn, numStages)))
       return signalPassFailure();
 
     // The microbatch count fixed before this pass, if any: the option, the
-    // count pipe-microbatch specialised the stages for, or pipe-plan's.
+    // count pipe-microbatch specialised the stages for (one microbatch of
+    // one replica), or pipe-plan's.
     specialized = sched::getSpecializedMicrobatches(fn);
     fixedMicrobatches = microbatches;
-    if (fixedMicrobatches == 0)
-      fixedMicrobatches = specialized;
+    if (fixedMicrobatches == 0 && specialized != 0) {
+      if (failed(checkPlannedSpecialisation(fn)))
+        return signalPassFailure();
+      if (specialized % numReplicas != 0) {
+        fn.emitError() << "pipe-schedule: pipe-microbatch specialised the "
+                          "stage functions for "
+                       << specialized << " microbatches, which replicas="
+                       << numReplicas
+                       << " does not divide (the stage functions compute one "
+                          "microbatch of one replica)";
+        return signalPassFailure();
+      }
+      fixedMicrobatches = specialized / numReplicas;
+    }
     if (fixedMicrobatches == 0)
       if (auto attr = fn->getAttrOfType<IntegerAttr>("pipe.microbatches"))
         fixedMicrobatches = attr.getInt();
@@ -130,6 +151,15 @@ struct PipeSchedulePass
       program = generate(fn, numStages, forwardOnly);
     if (!program)
       return signalPassFailure();
+    if (numReplicas > 1) {
+      schedule::BuildResult replicated = scheduling::replicateProgram(
+          *program, static_cast<int>(numReplicas));
+      if (!replicated) {
+        fn.emitError() << "pipe-schedule: " << replicated.error;
+        return signalPassFailure();
+      }
+      program = std::move(replicated.program);
+    }
 
     // Replace the program of an earlier run.
     for (auto old : llvm::make_early_inc_range(
@@ -170,6 +200,78 @@ struct PipeSchedulePass
     return success();
   }
 
+  /// The replica count: the option, else the entry's pipe.replicas when it
+  /// is the same for every stage, else 1.
+  LogicalResult resolveReplicas(func::FuncOp fn, int numStages) {
+    if (replicas < 0)
+      return fn.emitError() << "pipe-schedule: replicas must be at least 1, "
+                               "got "
+                            << static_cast<int64_t>(replicas);
+    numReplicas = replicas;
+    replicasFromPlan = false;
+    if (numReplicas == 0) {
+      numReplicas = 1;
+      auto planned = fn->getAttrOfType<DenseI64ArrayAttr>("pipe.replicas");
+      if (planned && !planned.empty()) {
+        ArrayRef<int64_t> counts = planned.asArrayRef();
+        auto describe = [&] {
+          std::string text = "pipe.replicas = [";
+          for (size_t s = 0; s < counts.size(); ++s)
+            text += (s ? ", " : "") + std::to_string(counts[s]);
+          return text + "]";
+        };
+        if (static_cast<int>(counts.size()) != numStages)
+          return fn.emitError()
+                 << "pipe-schedule: the entry's " << describe() << " has "
+                 << counts.size() << " entries but '@" << entry << "' calls "
+                 << numStages
+                 << " stage functions; set replicas=N to choose the "
+                    "replica count";
+        if (llvm::any_of(counts,
+                         [&](int64_t count) { return count != counts[0]; }))
+          return fn.emitError()
+                 << "pipe-schedule: the entry's " << describe()
+                 << " replicates the stages unevenly; pipe-schedule copies "
+                    "the whole pipeline, so every stage needs the same "
+                    "count (set replicas=N to choose one)";
+        if (counts[0] < 1)
+          return fn.emitError() << "pipe-schedule: the entry's " << describe()
+                                << " has a count below 1";
+        numReplicas = counts[0];
+        replicasFromPlan = numReplicas > 1;
+      }
+    }
+    if (numReplicas > 1 && schedule == "auto")
+      return fn.emitError()
+             << "pipe-schedule: schedule=auto searches a single pipeline and "
+                "cannot replicate it ("
+             << (replicasFromPlan ? "the entry's pipe.replicas asks for "
+                                  : "replicas=")
+             << numReplicas
+             << "); choose a schedule"
+             << (replicasFromPlan ? ", or set replicas=1" : "");
+    return success();
+  }
+
+  /// After pipe-plan, pipe-microbatch must have split the batch into the
+  /// plan's microbatches for each of its replicas.
+  LogicalResult checkPlannedSpecialisation(func::FuncOp fn) {
+    auto planned = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
+    if (!replicasFromPlan || !planned ||
+        planned.getInt() * numReplicas == specialized)
+      return success();
+    return fn.emitError()
+           << "pipe-schedule: the plan (pipe.microbatches = "
+           << planned.getInt() << ", pipe.replicas of " << numReplicas
+           << ") needs the stage functions specialised for "
+           << planned.getInt() * numReplicas << " microbatches ("
+           << planned.getInt() << " per replica x " << numReplicas
+           << " replicas), but pipe-microbatch specialised them for "
+           << specialized << "; run pipe-microbatch{microbatches="
+           << planned.getInt() * numReplicas
+           << "}, or set microbatches and replicas";
+  }
+
   /// A generated schedule, with the fixed microbatch count or else 1.
   std::optional<schedule::Program> generate(func::FuncOp fn, int numStages,
                                             bool forwardOnly) {
@@ -178,7 +280,8 @@ struct PipeSchedulePass
     spec.chunks = chunks ? static_cast<int>(chunks) : 2;
     spec.waves = waves ? static_cast<int>(waves) : 1;
     int64_t M = fixedMicrobatches ? fixedMicrobatches : 1;
-    if (failed(checkSpecialized(fn, M)) || failed(checkBatch(fn, M)))
+    if (failed(checkSpecialized(fn, M)) ||
+        failed(checkBatch(fn, M, numReplicas)))
       return std::nullopt;
     schedule::BuildResult built = scheduling::buildSchedule(
         spec, numStages, static_cast<int>(M), forwardOnly);
@@ -191,12 +294,20 @@ struct PipeSchedulePass
 
   /// After pipe-microbatch{microbatches=M1} the step must have M1.
   LogicalResult checkSpecialized(func::FuncOp fn, int64_t M) {
-    if (specialized != 0 && specialized != M)
+    if (specialized == 0 || specialized == M * numReplicas)
+      return success();
+    if (numReplicas > 1)
       return fn.emitError()
+             << "pipe-schedule: microbatches=" << M << " with replicas="
+             << numReplicas << " needs the stage functions specialised for "
+             << M * numReplicas
+             << " microbatches (each replica takes 1/" << numReplicas
+             << " of the batch), but pipe-microbatch specialised them for "
+             << specialized;
+    return fn.emitError()
              << "pipe-schedule: microbatches=" << M
              << " but pipe-microbatch specialised the stage functions for "
              << specialized << " microbatches";
-    return success();
   }
 
   /// schedule=file: an action list whose S and M match the module.
@@ -244,7 +355,7 @@ struct PipeSchedulePass
                                      : "returns a loss (a training step)");
       return std::nullopt;
     }
-    if (failed(checkBatch(fn, program.numMicrobatches)))
+    if (failed(checkBatch(fn, program.numMicrobatches, numReplicas)))
       return std::nullopt;
     return std::move(program);
   }
@@ -288,7 +399,7 @@ struct PipeSchedulePass
     std::string mSource;
     if (fixedMicrobatches != 0) {
       if (failed(checkSpecialized(fn, fixedMicrobatches)) ||
-          failed(checkBatch(fn, fixedMicrobatches)))
+          failed(checkBatch(fn, fixedMicrobatches, 1)))
         return std::nullopt;
       options.microbatchCounts = {static_cast<int>(fixedMicrobatches)};
       mSource = "microbatches=" + std::to_string(fixedMicrobatches) +
@@ -398,6 +509,9 @@ struct PipeSchedulePass
 
   int64_t specialized = 0;
   int64_t fixedMicrobatches = 0;
+  /// Data-parallel copies of the pipeline, and whether pipe-plan asked.
+  int64_t numReplicas = 1;
+  bool replicasFromPlan = false;
 };
 
 } // namespace

@@ -15,6 +15,18 @@
 using namespace pipewave;
 using namespace pipewave::pipe::scheduling;
 
+namespace {
+
+/// "[0, 2]".
+std::string describeRanks(const std::vector<int> &ranks) {
+  std::string text = "[";
+  for (size_t i = 0; i < ranks.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(ranks[i]);
+  return text + "]";
+}
+
+} // namespace
+
 std::string ScheduleSpec::describe() const {
   std::string text = name;
   if (name == "interleaved")
@@ -117,6 +129,53 @@ schedule::BuildResult pipewave::pipe::scheduling::forwardOnlyVariant(
     text += "\n";
   }
   return schedule::parseActionList(text);
+}
+
+schedule::BuildResult
+pipewave::pipe::scheduling::replicateProgram(const schedule::Program &program,
+                                             int replicas) {
+  if (replicas < 1)
+    return schedule::BuildResult::failure(
+        "replicas must be at least 1, got " + std::to_string(replicas));
+  if (replicas == 1)
+    return schedule::BuildResult::success(program);
+  int numRanks = static_cast<int>(program.ranks.size());
+  for (int stage = 0; stage < program.numStages; ++stage)
+    if (schedule::ranksOfStage(program, stage).size() > 1)
+      return schedule::BuildResult::failure(
+          "the schedule already replicates stage " + std::to_string(stage) +
+          " on ranks " + describeRanks(schedule::ranksOfStage(program, stage)) +
+          "; replicas=" + std::to_string(replicas) +
+          " copies a pipeline without replicas");
+
+  schedule::Program result = program;
+  result.ranks.clear();
+  for (int k = 0; k < replicas; ++k) {
+    for (int r = 0; r < numRanks; ++r) {
+      const schedule::RankProgram &rank = program.ranks[r];
+      schedule::RankProgram copy;
+      copy.rank = k * numRanks + r;
+      copy.stages = rank.stages;
+      for (const schedule::Action &action : rank.actions) {
+        schedule::Action moved = action;
+        if (action.kind == schedule::ActionKind::Send ||
+            action.kind == schedule::ActionKind::Recv)
+          moved.peer = k * numRanks + action.peer;
+        if (action.kind == schedule::ActionKind::OptimizerStep) {
+          // Every replica of the stage sums its gradients with the others
+          // before updating its copy of the parameters.
+          schedule::Action reduce{schedule::ActionKind::AllReduce};
+          reduce.stage = action.stage;
+          for (int j = 0; j < replicas; ++j)
+            reduce.group.push_back(j * numRanks + r);
+          copy.actions.push_back(reduce);
+        }
+        copy.actions.push_back(moved);
+      }
+      result.ranks.push_back(std::move(copy));
+    }
+  }
+  return schedule::BuildResult::success(std::move(result));
 }
 
 schedule::BuildResult

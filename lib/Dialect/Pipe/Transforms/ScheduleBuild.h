@@ -58,6 +58,15 @@ schedule::BuildResult buildSchedule(const ScheduleSpec &spec, int numStages,
 /// training `program` (its messages rebuilt by the action-list lowering).
 schedule::BuildResult forwardOnlyVariant(const schedule::Program &program);
 
+/// `replicas` data-parallel copies of `program` (one replica: itself). Rank
+/// k * P + r of the result (P = the program's ranks) runs rank r's actions
+/// with its sends and receives going to the ranks of replica k, and an
+/// all-reduce of a stage's gradients among its replicas right before each
+/// optimizer step of the stage. A program that already replicates a stage
+/// is an error.
+schedule::BuildResult replicateProgram(const schedule::Program &program,
+                                       int replicas);
+
 /// One simulated candidate of schedule=auto.
 struct Candidate {
   ScheduleSpec spec;

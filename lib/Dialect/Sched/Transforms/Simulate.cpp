@@ -108,6 +108,24 @@ std::string formatReport(const schedule::Program &program,
                m.gradients, m.optimizer, m.stash, m.buffers, m.total(),
                sim::formatBytes(m.total()).c_str(), rank.fits ? "yes" : "no");
   }
+  if (program.forwardOnly)
+    return text;
+  // The stash alone: the most microbatches each held stage keeps at once
+  // (the peak above is that of the total, where the stash may be lower).
+  text += "peak stash per device (bytes): most microbatches in flight x "
+          "stash per microbatch, per held stage\n";
+  text += format("  %-5s %-8s %-12s %s\n", "rank", "stages", "in flight",
+                 "stash");
+  for (size_t r = 0; r < report.ranks.size(); ++r) {
+    std::string counts;
+    double bytes = 0;
+    for (auto [stage, count] : report.ranks[r].peakInFlight) {
+      counts += (counts.empty() ? "" : "+") + std::to_string(count);
+      bytes += count * table.stages[stage].stashBytes;
+    }
+    text += format("  %-5zu %-8s %-12s %g\n", r,
+                   stagesOf(program.ranks[r]).c_str(), counts.c_str(), bytes);
+  }
   return text;
 }
 
@@ -132,13 +150,17 @@ struct SchedSimulatePass
   /// stage per rank becomes a data-parallel group of replicas[stage]
   /// devices (numbered consecutively), each doing 1/replicas of every
   /// microbatch and stashing that share. Programs with several stages per
-  /// rank get a warning and one device per rank.
+  /// rank get a warning and one device per rank; programs that already
+  /// replicate their stages on ranks are simulated as they are.
   LogicalResult applyReplicas(func::FuncOp fn, const schedule::Program &program,
                               sim::CostTable &table, sim::Placement &placement,
                               int &numDevices) {
     auto replicas = fn->getAttrOfType<DenseI64ArrayAttr>("pipe.replicas");
     if (!replicas ||
         llvm::all_of(replicas.asArrayRef(), [](int64_t r) { return r == 1; }))
+      return success();
+    // The program's own replicas (pipe-schedule placed them on ranks).
+    if (schedule::ranksOfStage(program, 0).size() > 1)
       return success();
     if (static_cast<int>(replicas.size()) != program.numStages) {
       fn.emitError() << "sched-simulate: pipe.replicas has " << replicas.size()
@@ -238,7 +260,12 @@ struct SchedSimulatePass
             << " stage functions";
         return signalPassFailure();
       }
-      sim::CostTable table = costs->costTable(program.numMicrobatches);
+      // A program that replicates its stages (pipe-schedule{replicas=R})
+      // splits the batch into R x M microbatches, one rank per device.
+      int programReplicas = std::max<int>(
+          1, static_cast<int>(schedule::ranksOfStage(program, 0).size()));
+      sim::CostTable table = costs->costTable(
+          static_cast<int64_t>(program.numMicrobatches) * programReplicas);
       sim::Placement placement =
           sim::Placement::onePerRank(static_cast<int>(program.ranks.size()));
       int numDevices = static_cast<int>(program.ranks.size());

@@ -81,6 +81,9 @@ def PipeInsertComm : Pass<"pipe-insert-comm", "::mlir::ModuleOp"> {
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
   ];
+  // It creates pipe ops in modules that may not have loaded the dialect yet
+  // (one made by the ONNX importer carries only `pipe.*` attribute names).
+  let dependentDialects = ["::pipewave::pipe::PipeDialect"];
 }
 
 def PipeSchedule : Pass<"pipe-schedule", "::mlir::ModuleOp"> {
@@ -148,6 +151,23 @@ def PipeSchedule : Pass<"pipe-schedule", "::mlir::ModuleOp"> {
     dimension 0 of every data input. Schedules that need M to be a multiple
     of P report the option values and P.
 
+    Data-parallel replicas: `replicas=R` runs R copies of the pipeline on
+    R·P ranks. Replica k's ranks are k·P to k·P + P - 1, and rank k·P + r
+    runs the program of rank r with its sends and receives going to the
+    ranks of replica k; before each optimizer step a replicated stage
+    all-reduces its gradients among its R ranks (`sched.allreduce`). The
+    runtime splits each step's global batch into R contiguous parts, one per
+    replica, and each part into the M microbatches, so the stage functions
+    compute 1/(R·M) of the batch: after `pipe-microbatch`, its count must be
+    R·M (and `microbatches=0` takes that count divided by R), and R·M must
+    divide dimension 0 of every data input. `replicas=0` (the default) takes
+    the entry's `pipe.replicas` attribute (written by `pipe-plan`) when
+    every stage has the same count, else 1; a plan that replicates stages
+    unevenly, or has another stage count than the module, is an error (set
+    `replicas` to override it). `replicas` applies to the generated
+    schedules and to `file` (an action list without replicas of its own);
+    `auto` searches one pipeline and rejects `replicas` greater than 1.
+
     The step trains (forward and backward of every microbatch, then the
     optimizer step) when the entry's first result is a rank-0 floating point
     tensor (the loss); otherwise it is an inference step with forwards only,
@@ -180,6 +200,9 @@ def PipeSchedule : Pass<"pipe-schedule", "::mlir::ModuleOp"> {
            /*default=*/"64", "auto: most microbatches to try">,
     Option<"devicesPerNode", "devices-per-node", "int64_t", /*default=*/"8",
            "auto: devices per node of the simulated cluster">,
+    Option<"replicas", "replicas", "int64_t", /*default=*/"0",
+           "Data-parallel replicas of the whole pipeline (0: the entry's "
+           "uniform pipe.replicas from pipe-plan, else 1)">,
     Option<"forceForwardOnly", "forward-only", "bool", /*default=*/"false",
            "Schedule forwards only even when the entry returns a loss (an "
            "inference step)">,

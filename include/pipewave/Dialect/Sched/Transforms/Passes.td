@@ -56,8 +56,10 @@ def SchedSimulate : Pass<"sched-simulate", "::mlir::ModuleOp"> {
     Times one step of every `sched.program` of the module with the
     cost-based simulator (docs/planner.md) on `device`, rank r on device r
     (`devices-per-node` per node, so links within and between nodes are
-    modelled), and reports the step time, the bubble fraction and every
-    rank's peak memory and its breakdown.
+    modelled), and reports the step time, the bubble fraction, every
+    rank's peak memory and its breakdown, and (training steps) every rank's
+    peak stash: the most microbatches each held stage keeps at once times
+    its stash per microbatch (what the runtime's `--print-memory` measures).
 
     Per-stage costs come from the stage functions of the entry (one per
     program stage):
@@ -82,10 +84,13 @@ def SchedSimulate : Pass<"sched-simulate", "::mlir::ModuleOp"> {
     With `pipe.replicas` on the entry (from `pipe-plan`) and one stage per
     rank, rank r stands for a data-parallel group of as many devices
     (numbered consecutively) that split every microbatch and all-reduce the
-    stage's gradients before its optimizer step.
+    stage's gradients before its optimizer step. A program whose stages are
+    already replicated on ranks (`pipe-schedule{replicas=R}`) is simulated
+    as it is, one device per rank.
 
-    Stage functions that compute the global batch are scaled by 1/M; after
-    `pipe-microbatch{microbatches=M1}` by M1/M. Operations without a cost
+    Stage functions that compute the global batch are scaled by 1/M (1/(R·M)
+    for a program with R replicas); after
+    `pipe-microbatch{microbatches=M1}` by M1/M (M1/(R·M)). Operations without a cost
     rule count as free (a warning names the first).
 
     Output: `report` is a file, `-` for stdout, or empty (the default) for a
