@@ -7,7 +7,8 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libopenmpi-dev openmpi-bin libopenblas-dev
   libgtest-dev
-  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

@@ -25,12 +25,14 @@ def ints(name, values):
     return nh.from_array(np.array(values, dtype=np.int64), name)
 
 
-def save(outdir, name, nodes, inputs, outputs, inits=(), opset=OPSET):
+def save(outdir, name, nodes, inputs, outputs, inits=(), opset=OPSET,
+         check=True):
     graph = h.make_graph(nodes, name, inputs, outputs, list(inits))
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)],
                          producer_name="make-onnx-fixtures")
     model.ir_version = 8
-    onnx.checker.check_model(model)
+    if check:  # (the checker looks for external data in the working dir)
+        onnx.checker.check_model(model)
     onnx.save(model, os.path.join(outdir, name + ".onnx"))
 
 
@@ -151,6 +153,29 @@ def main():
     save(outdir, "dynamic", [
         h.make_node("Relu", ["x"], ["y"], name="relu"),
     ], [vi("x", TP.FLOAT, ["batch", 3])], [vi("y", TP.FLOAT, ["batch", 3])])
+    save(outdir, "dynamic_inner", [
+        h.make_node("Relu", ["x"], ["y"], name="relu"),
+    ], [vi("x", TP.FLOAT, [2, "n"])], [vi("y", TP.FLOAT, [2, "n"])])
+
+    # External data: the weights of `external_ok` live in external_ok.bin
+    # next to the model; the other two point outside the model's folder.
+    w = np.arange(6, dtype=np.float32).reshape(2, 3) * 0.5
+    with open(os.path.join(outdir, "external_ok.bin"), "wb") as f:
+        f.write(w.tobytes())
+    for name, location in [("external_ok", "external_ok.bin"),
+                           ("external_parent", "../external_ok.bin"),
+                           ("external_absolute", "/external_ok.bin")]:
+        t = nh.from_array(w, "w")
+        t.ClearField("raw_data")
+        t.data_location = TP.EXTERNAL
+        for key, value in [("location", location), ("offset", "0"),
+                           ("length", str(w.nbytes))]:
+            entry = t.external_data.add()
+            entry.key, entry.value = key, value
+        save(outdir, name, [
+            h.make_node("Add", ["x", "w"], ["y"], name="add"),
+        ], [vi("x", TP.FLOAT, [2, 3])], [vi("y", TP.FLOAT, [2, 3])], [t],
+           check=False)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds pipewave and runs the whole test suite:
 # the lit suite (FileCheck and -verify-diagnostics tests of every pass and
-# tool) and then ctest (unit tests and end-to-end runs).
+# tool) and then ctest (unit tests and end-to-end runs). Before them, the
+# ONNX importer's libFuzzer target runs for a short budget (with clang-22;
+# scripts/fuzz-import.sh, PIPEWAVE_FUZZ_SECONDS, default 60).
 # Usage: scripts/test.sh [BUILD_DIR]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,6 +11,9 @@ build=${1:-$root/build}
 
 "$root/scripts/install-deps.sh" || exit 1
 "$root/scripts/build.sh" "$build" || exit 1
+
+"$root/scripts/fuzz-import.sh" "$build-fuzz"
+fuzz_status=$?
 
 echo "== lit suite =="
 /usr/lib/llvm-22/bin/lit -sv "$build/test"
@@ -21,4 +26,7 @@ ctest_status=$?
 if [ $lit_status -ne 0 ]; then
   echo "pipewave: the lit suite failed (see above)" >&2
 fi
-[ $lit_status -eq 0 ] && [ $ctest_status -eq 0 ]
+if [ $fuzz_status -ne 0 ]; then
+  echo "pipewave: the ONNX importer fuzzer failed (see above)" >&2
+fi
+[ $lit_status -eq 0 ] && [ $ctest_status -eq 0 ] && [ $fuzz_status -eq 0 ]

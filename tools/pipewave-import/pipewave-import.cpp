@@ -3,6 +3,7 @@
 // Part of the pipewave project.
 //
 //   pipewave-import model.onnx -o model.mlir [--batch-size N]
+//   pipewave-import --list-ops
 //
 // writes the TOSA module and, next to it, model.safetensors with the
 // parameter values (for `pipewave-run --init`).
@@ -24,8 +25,7 @@
 
 using namespace llvm;
 
-static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"),
-                                      cl::Required);
+static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"));
 static cl::opt<std::string> outputPath("o", cl::desc("Output .mlir file ('-' = stdout)"),
                                        cl::value_desc("file"), cl::init("-"));
 static cl::opt<std::string>
@@ -40,11 +40,25 @@ static cl::opt<int64_t>
 static cl::opt<bool> printLocs("print-locations",
                                cl::desc("Print node locations in the output"),
                                cl::init(false));
+static cl::opt<bool> listOps("list-ops",
+                             cl::desc("Print the supported ONNX op types, one "
+                                      "per line, and exit"),
+                             cl::init(false));
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
   mlir::registerAsmPrinterCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "pipewave ONNX importer\n");
+  if (listOps) {
+    for (const std::string &op : pipewave::supportedOnnxOps())
+      outs() << op << "\n";
+    return 0;
+  }
+  if (inputPath.empty()) {
+    errs() << "pipewave-import: no input model (usage: pipewave-import "
+              "model.onnx -o model.mlir)\n";
+    return 1;
+  }
 
   pipewave::OnnxImportOptions options;
   options.batchSize = batchSize;

@@ -16,8 +16,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace pipewave {
 
@@ -33,6 +35,17 @@ struct OnnxImportOptions {
 mlir::OwningOpRef<mlir::ModuleOp>
 importOnnxModel(const std::string &path, mlir::MLIRContext &context,
                 const OnnxImportOptions &options, std::string &error);
+
+/// Imports a model held in memory; `path` names it in messages and its
+/// directory is where external data is looked up.
+mlir::OwningOpRef<mlir::ModuleOp>
+importOnnxModelFromBuffer(const char *data, size_t size,
+                          const std::string &path, mlir::MLIRContext &context,
+                          const OnnxImportOptions &options,
+                          std::string &error);
+
+/// The ONNX op types (default domain) the importer maps, sorted.
+std::vector<std::string> supportedOnnxOps();
 
 } // namespace pipewave
 

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,6 +28,7 @@
 
 #include <exception>
 #include <fstream>
+#include <set>
 
 using namespace mlir;
 using namespace pipewave;
@@ -74,6 +76,10 @@ Value Importer::input(const Node &n, int i) {
     return it->second;
   auto c = constants.find(name);
   if (c != constants.end()) {
+    if (c->second.getNumElements() == 0) {
+      (void)error("empty tensors are not supported ('" + name + "' is empty)");
+      return {};
+    }
     Value v = materialize(c->second);
     values[name] = v;
     return v;
@@ -277,13 +283,67 @@ const char *safetensorsDtype(int t) {
   }
 }
 
+/// The real path of the external data file of `t`, which must be inside
+/// `modelDir` (a relative location that stays inside after resolving `..`
+/// and symbolic links).
+bool externalDataPath(const onnx::TensorProto &t, StringRef modelDir,
+                      std::string &path, std::string &err) {
+  std::string location;
+  for (const auto &kv : t.external_data())
+    if (kv.key() == "location")
+      location = kv.value();
+  auto describe = [&] {
+    return "external data '" + location + "' of tensor '" + t.name() + "'";
+  };
+  if (location.empty()) {
+    err = "tensor '" + t.name() + "' has external data without a location";
+    return false;
+  }
+  auto outside = [&] {
+    err = describe() + " points outside the model's folder (external data "
+                       "must be a relative path inside it)";
+    return false;
+  };
+  if (llvm::sys::path::is_absolute(location) ||
+      llvm::sys::path::is_absolute(location, llvm::sys::path::Style::windows))
+    return outside();
+  // Lexically: `..` may not climb above the model's folder.
+  int depth = 0;
+  for (StringRef part : llvm::make_range(llvm::sys::path::begin(location),
+                                         llvm::sys::path::end(location))) {
+    if (part == "..")
+      --depth;
+    else if (part != ".")
+      ++depth;
+    if (depth < 0)
+      return outside();
+  }
+  SmallString<256> dir(modelDir), file(modelDir), realDir, realFile;
+  llvm::sys::path::append(file, location);
+  if (llvm::sys::fs::real_path(dir, realDir) ||
+      llvm::sys::fs::real_path(file, realFile)) {
+    err = describe() + " does not exist in the model's folder";
+    return false;
+  }
+  // Symbolic links may still lead out.
+  if (!StringRef(realFile).starts_with((realDir + "/").str()))
+    return outside();
+  path = std::string(realFile);
+  return true;
+}
+
 /// The little-endian bytes of a tensor, from raw_data, the typed fields or
 /// external data (which must stay inside `modelDir`).
 bool tensorBytes(const onnx::TensorProto &t, StringRef modelDir,
                  std::string &out, std::string &err) {
   int64_t numel = 1;
-  for (int64_t d : t.dims())
-    numel *= d;
+  for (int64_t d : t.dims()) {
+    if (d < 0 || __builtin_mul_overflow(numel, d, &numel) ||
+        numel > (int64_t(1) << 40)) {
+      err = "tensor '" + t.name() + "' has an invalid shape";
+      return false;
+    }
+  }
   int64_t eb = elementBytes(t.data_type());
   if (!eb) {
     err = "tensor '" + t.name() + "' has an unsupported data type (" +
@@ -293,34 +353,32 @@ bool tensorBytes(const onnx::TensorProto &t, StringRef modelDir,
   int64_t want = numel * eb;
   out.clear();
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
-    std::string location;
-    int64_t offset = 0, length = -1;
+    std::string path;
+    if (!externalDataPath(t, modelDir, path, err))
+      return false;
+    int64_t offset = 0, length = want;
     for (const auto &kv : t.external_data()) {
-      if (kv.key() == "location") location = kv.value();
-      else if (kv.key() == "offset") offset = std::stoll(kv.value());
-      else if (kv.key() == "length") length = std::stoll(kv.value());
+      int64_t *field = kv.key() == "offset"   ? &offset
+                       : kv.key() == "length" ? &length
+                                              : nullptr;
+      if (field && StringRef(kv.value()).getAsInteger(10, *field)) {
+        err = "external data of tensor '" + t.name() + "' has an invalid " +
+              kv.key() + " '" + kv.value() + "'";
+        return false;
+      }
     }
-    SmallString<256> dir(modelDir), file(modelDir);
-    llvm::sys::path::append(file, location);
-    SmallString<256> realDir, realFile;
-    if (location.empty() || llvm::sys::path::is_absolute(location) ||
-        llvm::sys::fs::real_path(dir, realDir) ||
-        llvm::sys::fs::real_path(file, realFile) ||
-        !StringRef(realFile).starts_with((realDir + "/").str())) {
-      err = "external data '" + location + "' of tensor '" + t.name() +
-            "' is missing or outside the model's folder";
-      return false;
-    }
-    auto buf = llvm::MemoryBuffer::getFile(realFile);
+    auto buf = llvm::MemoryBuffer::getFile(path);
     if (!buf) {
-      err = "cannot read external data '" + location + "'";
+      err = "cannot read external data '" + path + "': " +
+            buf.getError().message();
       return false;
     }
-    if (length < 0)
-      length = want;
-    if (offset < 0 || offset + length > (int64_t)(*buf)->getBufferSize() ||
-        length != want) {
-      err = "external data of tensor '" + t.name() + "' is truncated";
+    int64_t size = (int64_t)(*buf)->getBufferSize();
+    if (offset < 0 || length != want || offset > size || length > size - offset) {
+      err = "external data of tensor '" + t.name() + "' is truncated (" +
+            std::to_string(want) + " bytes at offset " +
+            std::to_string(offset) + " of a " + std::to_string(size) +
+            "-byte file)";
       return false;
     }
     out.assign((*buf)->getBufferStart() + offset, length);
@@ -455,20 +513,52 @@ OpTable &opTable() {
 }
 } // namespace
 
+std::vector<std::string> pipewave::supportedOnnxOps() {
+  std::vector<std::string> ops;
+  for (const auto &entry : opTable())
+    ops.push_back(entry.getKey().str());
+  llvm::sort(ops);
+  return ops;
+}
+
 OwningOpRef<ModuleOp>
 pipewave::importOnnxModel(const std::string &path, MLIRContext &context,
                           const OnnxImportOptions &options,
                           std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = "cannot read '" + path + "': " + buffer.getError().message();
+    return {};
+  }
+  return importOnnxModelFromBuffer((*buffer)->getBufferStart(),
+                                   (*buffer)->getBufferSize(), path, context,
+                                   options, error);
+}
+
+/// Erases the ops whose results nothing uses. Exporters compute shapes with
+/// ops whose values only feed `Shape` (PyTorch's broadcast_tensors in
+/// F.mse_loss adds a ConstantOfShape to both operands); `Shape` folds to a
+/// constant, which leaves those ops dead, and a dead op that mixes a
+/// batch-sized constant with data would still stop pipe-microbatch.
+static void eraseDeadOps(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : func.getBody().front())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+}
+
+OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
+    const char *data, size_t size, const std::string &path,
+    MLIRContext &context, const OnnxImportOptions &options,
+    std::string &error) {
   auto fail = [&](const Twine &msg) -> OwningOpRef<ModuleOp> {
     error = msg.str();
     return {};
   };
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return fail("cannot read '" + path + "': " + buffer.getError().message());
   onnx::ModelProto model;
-  if (!model.ParseFromArray((*buffer)->getBufferStart(),
-                            (int)(*buffer)->getBufferSize()) ||
+  if (size > (size_t)INT32_MAX || !model.ParseFromArray(data, (int)size) ||
       !model.has_graph() || model.opset_import_size() == 0)
     return fail("'" + path +
                 "' is not a valid ONNX model (truncated or corrupt file)");
@@ -477,26 +567,86 @@ pipewave::importOnnxModel(const std::string &path, MLIRContext &context,
     modelDir = ".";
   std::string fileName = llvm::sys::path::filename(path).str();
 
+  // External data must stay inside the model's folder. The checker looks
+  // external files up relative to the working directory: it checks a copy
+  // whose locations are the resolved paths.
+  onnx::ModelProto withPaths;
+  bool external = false;
+  for (const auto &t : model.graph().initializer()) {
+    if (t.data_location() != onnx::TensorProto::EXTERNAL)
+      continue;
+    std::string resolved, err;
+    if (!externalDataPath(t, modelDir, resolved, err))
+      return fail(err);
+    external = true;
+  }
+  if (external) {
+    withPaths = model;
+    for (auto &t : *withPaths.mutable_graph()->mutable_initializer())
+      if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+        std::string resolved, err;
+        (void)externalDataPath(t, modelDir, resolved, err);
+        for (auto &kv : *t.mutable_external_data())
+          if (kv.key() == "location")
+            kv.set_value(resolved);
+      }
+  }
+
   // Check, convert old opsets to 13 and infer shapes. libonnx reports errors
   // with exceptions.
+  auto firstLine = [](const char *what) {
+    return StringRef(what).split('\n').first.str();
+  };
   try {
-    onnx::checker::check_model(model);
+    onnx::checker::check_model(external ? withPaths : model);
   } catch (const std::exception &e) {
-    return fail("'" + path + "' fails the ONNX checker: " +
-                StringRef(e.what()).split('\n').first);
+    return fail("'" + path + "' fails the ONNX checker: " + firstLine(e.what()));
+  } catch (...) {
+    return fail("'" + path + "' fails the ONNX checker");
+  }
+  // Before libonnx's converter and shape inference see the graph (they
+  // trust it): every op must be one the importer maps and every graph output
+  // must be defined.
+  {
+    const onnx::GraphProto &g = model.graph();
+    std::set<std::string> defined;
+    for (const auto &in : g.input())
+      defined.insert(in.name());
+    for (const auto &t : g.initializer())
+      defined.insert(t.name());
+    for (auto [idx, node] : llvm::enumerate(g.node())) {
+      std::string nodeName = node.name().empty()
+                                 ? node.op_type() + "_" + std::to_string(idx)
+                                 : node.name();
+      bool otherDomain = !node.domain().empty() && node.domain() != "ai.onnx";
+      if (otherDomain || !opTable().count(node.op_type()))
+        return fail("unsupported op '" +
+                    (otherDomain ? node.domain() + "." : std::string()) +
+                    node.op_type() + "' (node '" + nodeName + "', opset " +
+                    Twine(defaultOpset(model)) + ")");
+      for (const std::string &out : node.output())
+        defined.insert(out);
+    }
+    for (const auto &out : g.output())
+      if (!defined.count(out.name()))
+        return fail("graph output '" + out.name() +
+                    "' is not produced by any node");
   }
   if (defaultOpset(model) < 13) {
     try {
-      model = onnx::version_conversion::ConvertVersion(model, 13);
-    } catch (const std::exception &) {
+      onnx::ModelProto converted =
+          onnx::version_conversion::ConvertVersion(model, 13);
+      model = std::move(converted);
+    } catch (...) {
       // Keep the original opset; the node importers handle both forms.
     }
   }
   try {
     onnx::shape_inference::InferShapes(model);
   } catch (const std::exception &e) {
-    return fail("ONNX shape inference failed: " +
-                StringRef(e.what()).split('\n').first);
+    return fail("ONNX shape inference failed: " + firstLine(e.what()));
+  } catch (...) {
+    return fail("ONNX shape inference failed");
   }
 
   context.loadDialect<func::FuncDialect, tosa::TosaDialect>();
@@ -546,7 +696,10 @@ pipewave::importOnnxModel(const std::string &path, MLIRContext &context,
       return fail("input '" + in.name() + "' has an unsupported element type");
     SmallVector<int64_t> dims;
     for (auto [i, d] : llvm::enumerate(tt.shape().dim())) {
-      if (d.has_dim_value() && d.dim_value() > 0) {
+      if (d.has_dim_value() && d.dim_value() == 0) {
+        return fail("input '" + in.name() + "' is empty (dimension " +
+                    Twine(i) + " is 0); empty tensors are not supported");
+      } else if (d.has_dim_value() && d.dim_value() > 0) {
         dims.push_back(d.dim_value());
       } else if (i == 0 && options.batchSize > 0) {
         dims.push_back(options.batchSize);
@@ -606,22 +759,37 @@ pipewave::importOnnxModel(const std::string &path, MLIRContext &context,
                   ", opset " + Twine(im.opset) + "): " +
                   (im.errorText.empty() ? std::string("cannot import")
                                         : im.errorText));
-    for (const std::string &out : node.output())
+    for (const std::string &out : node.output()) {
       if (!out.empty() && !im.values.count(out) && !im.constants.count(out))
         return fail(fileName + ": node '" + nodeName + "' (" +
                     node.op_type() + "): output '" + out + "' not produced");
+      auto v = im.values.find(out);
+      if (v != im.values.end() && Importer::type(v->second).getNumElements() == 0)
+        return fail(fileName + ": node '" + nodeName + "' (" +
+                    node.op_type() + ", opset " + Twine(im.opset) +
+                    "): empty tensors are not supported (output '" + out +
+                    "' has a zero-size dimension)");
+    }
   }
 
   // Results; a single scalar float output (the loss) goes first.
   im.loc = fileLoc;
   SmallVector<Value> results;
+  SmallVector<std::string> resultNames;
   for (const auto &out : g.output()) {
     Node fake;
     fake.add_input(out.name());
     Value v = im.input(fake, 0);
     if (!v)
-      return fail("graph output '" + out.name() + "' is not defined");
+      return fail("graph output '" + out.name() + "': " +
+                  (im.errorText.empty() ? std::string("not defined")
+                                        : im.errorText));
+    // An output that is an input or a constant gets an operation of its own
+    // (a graph of only those still compiles to something that runs).
+    if (llvm::isa<BlockArgument>(v) || v.getDefiningOp<tosa::ConstOp>())
+      v = tosa::IdentityOp::create(b, fileLoc, v.getType(), v);
     results.push_back(v);
+    resultNames.push_back(out.name());
   }
   auto isLoss = [](Value v) {
     auto t = llvm::cast<RankedTensorType>(v.getType());
@@ -629,10 +797,18 @@ pipewave::importOnnxModel(const std::string &path, MLIRContext &context,
   };
   if (llvm::count_if(results, isLoss) == 1) {
     auto it = llvm::find_if(results, isLoss);
+    size_t at = it - results.begin();
     std::rotate(results.begin(), it, it + 1);
+    std::rotate(resultNames.begin(), resultNames.begin() + at,
+                resultNames.begin() + at + 1);
   }
   func::ReturnOp::create(b, fileLoc, results);
   func.setType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  // Results are named after the graph outputs (the runtime's --out files).
+  for (auto [i, name] : llvm::enumerate(resultNames))
+    func.setResultAttr(i, "pipe.name", b.getStringAttr(name));
+
+  eraseDeadOps(func);
 
   if (failed(verify(*module)))
     return fail("the imported module does not verify (importer bug)");

@@ -34,7 +34,8 @@ LogicalResult importLayerNorm(Importer &im, const Node &n) {
   Value d = im.sub(x, mean);
   Value var = im.mul(im.reduceSum(im.mul(d, d), axes), invN);
   Value eps = im.scalarLike(im.attrFloat(n, "epsilon", 1e-5f), e, rank);
-  Value y = im.mul(d, im.unary<tosa::RsqrtOp>(im.add(var, eps)));
+  Value invStd = im.unary<tosa::RsqrtOp>(im.add(var, eps));
+  Value y = im.mul(d, invStd);
   y = im.mul(y, scale);
   if (im.hasInput(n, 2)) {
     Value bias = im.input(n, 2);
@@ -44,28 +45,25 @@ LogicalResult importLayerNorm(Importer &im, const Node &n) {
   }
   if (!y)
     return failure();
-  if (n.output_size() > 1)
-    return im.error("Mean/InvStdDev outputs are not supported");
+  // Mean and InvStdDev keep the normalized axes as 1s.
   im.setOutput(n, 0, y);
+  im.setOutput(n, 1, mean);
+  im.setOutput(n, 2, invStd);
   return success();
 }
 
 struct Window {
   SmallVector<int64_t> kernel, stride, dilation, pad; // pad: t, b, l, r (TOSA)
   int64_t outH = 0, outW = 0;
+  int64_t inH = 0, inW = 0; // rows/columns of the input the windows read
 };
 
-/// Reads kernel/strides/dilations/pads of a 2-D window op on input [N,C,H,W].
+/// Reads kernel/strides/dilations/pads/auto_pad/ceil_mode of a 2-D window op
+/// on input [N,C,H,W]. TOSA needs the padded extent to fit the windows
+/// exactly; ONNX floors (or ceils): unused end padding is dropped, unread
+/// input rows are cropped (inH/inW) and ceil_mode pads the end.
 std::optional<Window> window(Importer &im, const Node &n, ArrayRef<int64_t> in,
                              ArrayRef<int64_t> kernel) {
-  if (im.attrString(n, "auto_pad", "NOTSET") != "NOTSET") {
-    (void)im.error("auto_pad is not supported; export with explicit pads");
-    return std::nullopt;
-  }
-  if (im.attrInt(n, "ceil_mode", 0)) {
-    (void)im.error("ceil_mode is not supported");
-    return std::nullopt;
-  }
   Window w;
   w.kernel.assign(kernel.begin(), kernel.end());
   w.stride = im.attrInts(n, "strides").value_or(SmallVector<int64_t>{1, 1});
@@ -77,13 +75,62 @@ std::optional<Window> window(Importer &im, const Node &n, ArrayRef<int64_t> in,
     (void)im.error("only 2-D windows are supported");
     return std::nullopt;
   }
+  for (int i = 0; i < 2; ++i)
+    if (w.kernel[i] < 1 || w.stride[i] < 1 || w.dilation[i] < 1 ||
+        p[i] < 0 || p[i + 2] < 0) {
+      (void)im.error("invalid kernel, strides, dilations or pads");
+      return std::nullopt;
+    }
+  std::string autoPad = im.attrString(n, "auto_pad", "NOTSET");
+  bool ceil = im.attrInt(n, "ceil_mode", 0);
+  int64_t out[2], crop[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t size = in[2 + i], s = w.stride[i];
+    int64_t span = (w.kernel[i] - 1) * w.dilation[i] + 1;
+    if (autoPad == "VALID") {
+      p[i] = p[i + 2] = 0;
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t o = (size + s - 1) / s;
+      int64_t total = std::max<int64_t>((o - 1) * s + span - size, 0);
+      int64_t small = total / 2, big = total - small;
+      p[i] = autoPad == "SAME_UPPER" ? small : big;
+      p[i + 2] = autoPad == "SAME_UPPER" ? big : small;
+    } else if (autoPad != "NOTSET") {
+      (void)im.error("auto_pad '" + autoPad + "' is not supported");
+      return std::nullopt;
+    }
+    int64_t avail = size + p[i] + p[i + 2];
+    if (avail < span) {
+      (void)im.error("the window is larger than the padded input");
+      return std::nullopt;
+    }
+    out[i] = ceil ? (avail - span + s - 1) / s + 1 : (avail - span) / s + 1;
+    // A ceil_mode window must start inside the input or its begin padding.
+    if (ceil && (out[i] - 1) * s >= size + p[i])
+      --out[i];
+    int64_t end = p[i + 2] + (out[i] - 1) * s + span - avail;
+    crop[i] = end < 0 ? -end : 0;
+    p[i + 2] = std::max<int64_t>(end, 0);
+  }
   // ONNX pads: [h_begin, w_begin, h_end, w_end]; TOSA: [top, bottom, left, right].
   w.pad = {p[0], p[2], p[1], p[3]};
-  w.outH = (in[2] + p[0] + p[2] - w.dilation[0] * (w.kernel[0] - 1) - 1) /
-               w.stride[0] + 1;
-  w.outW = (in[3] + p[1] + p[3] - w.dilation[1] * (w.kernel[1] - 1) - 1) /
-               w.stride[1] + 1;
+  w.outH = out[0];
+  w.outW = out[1];
+  w.inH = in[2] - crop[0];
+  w.inW = in[3] - crop[1];
   return w;
+}
+
+/// The [N, C, inH, inW] corner of x (the rows and columns the windows read).
+Value cropInput(Importer &im, Value x, const Window &w) {
+  auto xs = Importer::shape(x);
+  if (w.inH == xs[2] && w.inW == xs[3])
+    return x;
+  SmallVector<int64_t> size = {xs[0], xs[1], w.inH, w.inW};
+  return tosa::SliceOp::create(im.b, im.loc,
+                               im.tensor(size, Importer::elem(x)), x,
+                               im.constShape({0, 0, 0, 0}),
+                               im.constShape(size));
 }
 
 Value toNHWC(Importer &im, Value v) { return im.transpose(v, {0, 2, 3, 1}); }
@@ -107,7 +154,7 @@ LogicalResult importConv(Importer &im, const Node &n) {
     return failure();
   Value y = tosa::Conv2DOp::create(
       im.b, im.loc, im.tensor({xs[0], win->outH, win->outW, ws[0]}, e),
-      toNHWC(im, x), toNHWC(im, w), bias, im.zeroPoint(e), im.zeroPoint(e),
+      toNHWC(im, cropInput(im, x, *win)), toNHWC(im, w), bias, im.zeroPoint(e), im.zeroPoint(e),
       im.b.getDenseI64ArrayAttr(win->pad),
       im.b.getDenseI64ArrayAttr(win->stride),
       im.b.getDenseI64ArrayAttr(win->dilation), TypeAttr::get(e),
@@ -133,6 +180,7 @@ template <bool Max> LogicalResult importPool(Importer &im, const Node &n) {
     return im.error("the Indices output is not supported");
   Type e = Importer::elem(x);
   auto outType = im.tensor({xs[0], win->outH, win->outW, xs[1]}, e);
+  x = cropInput(im, x, *win);
   Value y;
   if (Max) {
     y = tosa::MaxPool2dOp::create(im.b, im.loc, outType, toNHWC(im, x),
@@ -141,8 +189,19 @@ template <bool Max> LogicalResult importPool(Importer &im, const Node &n) {
                                   im.b.getDenseI64ArrayAttr(win->pad));
   } else {
     bool padded = llvm::any_of(win->pad, [](int64_t p) { return p != 0; });
-    if (padded && im.attrInt(n, "count_include_pad", 0))
-      return im.error("count_include_pad with padding is not supported");
+    if (padded && im.attrInt(n, "count_include_pad", 0)) {
+      // Padding counts: pad with zeros explicitly, then pool unpadded.
+      auto xs2 = Importer::shape(x);
+      SmallVector<int64_t> paddedShape = {xs2[0], xs2[1],
+                                          xs2[2] + win->pad[0] + win->pad[1],
+                                          xs2[3] + win->pad[2] + win->pad[3]};
+      x = tosa::PadOp::create(
+          im.b, im.loc, im.tensor(paddedShape, e), x,
+          im.constShape({0, 0, 0, 0, win->pad[0], win->pad[1], win->pad[2],
+                         win->pad[3]}),
+          im.splat(0, e, {1}));
+      win->pad = {0, 0, 0, 0};
+    }
     y = tosa::AvgPool2dOp::create(im.b, im.loc, outType, toNHWC(im, x),
                                   im.zeroPoint(e), im.zeroPoint(e),
                                   im.b.getDenseI64ArrayAttr(win->kernel),

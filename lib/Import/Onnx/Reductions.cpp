@@ -103,12 +103,28 @@ template <bool Log> LogicalResult importSoftmax(Importer &im, const Node &n) {
   return success();
 }
 
+/// `ignore_index`, as PyTorch writes it on every cross-entropy export (-100):
+/// supported outside the class range [0, C), where a label equal to it
+/// selects no class in the one-hot product and so contributes 0 to the sum.
+/// The mean still divides by N, the number of labels, whereas ONNX divides by
+/// the number of labels not ignored: the two agree unless a label is
+/// ignored. A data-dependent divisor would break pipewave's convention that
+/// the loss is a sum over the rows times a constant (microbatch losses add
+/// up to the global one), so it is not built; an index inside [0, C) is
+/// rejected rather than imported with that divisor.
+LogicalResult checkIgnoreIndex(Importer &im, const Node &n, int64_t classes) {
+  const auto *ignore = im.attr(n, "ignore_index");
+  if (ignore && ignore->i() >= 0 && ignore->i() < classes)
+    return im.error("ignore_index " + Twine(ignore->i()) +
+                    " inside the class range [0, " + Twine(classes) +
+                    ") is not supported");
+  return success();
+}
+
 /// Mean negative log-likelihood of `logProb` [N, C] at integer `labels` [N].
 LogicalResult nllLoss(Importer &im, const Node &n, Value logProb) {
   if (im.hasInput(n, 2))
     return im.error("class weights are not supported");
-  if (im.attr(n, "ignore_index"))
-    return im.error("ignore_index is not supported");
   std::string reduction = im.attrString(n, "reduction", "mean");
   if (reduction != "mean" && reduction != "sum")
     return im.error("reduction '" + reduction + "' is not supported");
@@ -119,6 +135,8 @@ LogicalResult nllLoss(Importer &im, const Node &n, Value logProb) {
   if (!labels)
     return failure();
   int64_t batch = s[0], classes = s[1];
+  if (failed(checkIgnoreIndex(im, n, classes)))
+    return failure();
   Type i32 = im.b.getI32Type();
   Value lab = im.reshape(im.cast(labels, i32), {batch, 1});
   SmallVector<int32_t> iota;

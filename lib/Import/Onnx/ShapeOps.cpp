@@ -33,9 +33,23 @@ std::optional<SmallVector<int64_t>> inputShape(Importer &im, const Node &n,
   return SmallVector<int64_t>(Importer::shape(v));
 }
 
+/// Whether `s` is a valid static shape (no negative sizes, a sane count).
+bool validShape(ArrayRef<int64_t> s) {
+  int64_t count = 1;
+  for (int64_t d : s)
+    if (d < 0 || __builtin_mul_overflow(count, d, &count) ||
+        count > (int64_t(1) << 40))
+      return false;
+  return true;
+}
+
 /// Output 0 is input 0 with a new shape: reshapes a constant or a value.
 LogicalResult setReshaped(Importer &im, const Node &n, ArrayRef<int64_t> s) {
+  if (!validShape(s))
+    return im.error("invalid target shape");
   if (auto c = im.constInput(n, 0)) {
+    if (product(s) != c->getNumElements())
+      return im.error("reshape changes the number of elements");
     im.setConstOutput(n, 0, c->reshape(im.tensor(s, c->getElementType())));
     return success();
   }
@@ -61,10 +75,14 @@ LogicalResult importConstant(Importer &im, const Node &n) {
     if (!e)
       return im.error("unsupported constant type");
     SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
+    if (!validShape(dims))
+      return im.error("invalid constant shape");
     auto type = im.tensor(dims, e);
     int64_t numel = product(dims);
     if (t.has_raw_data()) {
       if (e.isInteger(1)) {
+        if ((int64_t)t.raw_data().size() != numel)
+          return im.error("constant data is truncated");
         SmallVector<bool> bits;
         for (char c : t.raw_data())
           bits.push_back(c);
@@ -138,6 +156,10 @@ LogicalResult importConstantOfShape(Importer &im, const Node &n) {
   } else {
     fill = DenseElementsAttr::get(im.tensor({1}, im.b.getF32Type()), 0.0f);
   }
+  if (!validShape(*s))
+    return im.error("invalid shape");
+  if (fill.getNumElements() != 1)
+    return im.error("the value must hold one element");
   auto type = im.tensor(*s, fill.getElementType());
   im.setConstOutput(n, 0,
                     DenseElementsAttr::get(type, fill.getValues<Attribute>()[0]));
@@ -342,18 +364,53 @@ LogicalResult importGather(Importer &im, const Node &n) {
   auto axis = im.axis(im.attrInt(n, "axis", 0), vs.size());
   if (!axis)
     return failure();
-  if (*axis != 0)
-    return im.error("only axis 0 (embedding lookup) is supported");
   SmallVector<int64_t> is(Importer::shape(indices));
-  int64_t rows = vs[0], rest = product(vs.drop_front()), count = product(is);
-  Value v3 = im.reshape(values, {1, rows, rest});
-  Value i2 = im.reshape(im.cast(indices, im.b.getI32Type()), {1, count});
+  int64_t rows = vs[*axis], count = product(is);
+  // Negative indices count from the end of the axis.
+  Type i32 = im.b.getI32Type();
+  Value index;
+  if (auto c = im.constInts(n, 1)) {
+    SmallVector<int32_t> norm;
+    for (int64_t i : *c)
+      norm.push_back(i < 0 ? i + rows : i);
+    auto t = im.tensor(is, i32);
+    index = tosa::ConstOp::create(
+        im.b, im.loc, t, DenseElementsAttr::get(t, ArrayRef<int32_t>(norm)));
+  } else {
+    index = im.cast(indices, i32);
+    Value zero = im.splat(0, i32, SmallVector<int64_t>(is.size(), 1));
+    Value negative = im.binary<tosa::GreaterOp>(zero, index, im.b.getI1Type());
+    Value wrapped =
+        im.add(index, im.splat(rows, i32, SmallVector<int64_t>(is.size(), 1)));
+    index = tosa::SelectOp::create(im.b, im.loc, Importer::type(index), negative,
+                                 wrapped, index);
+  }
+  // tosa.gather reads rows of [1, rows, rest]: move `axis` to the front.
+  SmallVector<int32_t> perm = {(int32_t)*axis};
+  for (int32_t i = 0; i < (int32_t)vs.size(); ++i)
+    if (i != *axis)
+      perm.push_back(i);
+  Value front = im.transpose(values, perm);
+  SmallVector<int64_t> restShape(Importer::shape(front).drop_front());
+  int64_t rest = product(restShape);
+  Value v3 = im.reshape(front, {1, rows, rest});
+  Value i2 = im.reshape(index, {1, count});
   Value g = tosa::GatherOp::create(
       im.b, im.loc, im.tensor({1, count, rest}, Importer::elem(values)), v3,
       i2);
+  // [indices..., before axis..., after axis...] -> [before, indices, after].
   SmallVector<int64_t> out(is);
-  llvm::append_range(out, vs.drop_front());
-  im.setOutput(n, 0, im.reshape(g, out));
+  llvm::append_range(out, restShape);
+  Value r = im.reshape(g, out);
+  int32_t ni = is.size(), a = *axis;
+  SmallVector<int32_t> back;
+  for (int32_t j = 0; j < a; ++j)
+    back.push_back(ni + j);
+  for (int32_t j = 0; j < ni; ++j)
+    back.push_back(j);
+  for (int32_t j = ni + a; j < (int32_t)out.size(); ++j)
+    back.push_back(j);
+  im.setOutput(n, 0, im.transpose(r, back));
   return success();
 }
 
@@ -364,6 +421,8 @@ LogicalResult importExpand(Importer &im, const Node &n) {
     return failure();
   if (!target)
     return im.error("the target shape must be a constant");
+  if (!validShape(*target))
+    return im.error("invalid target shape");
   auto s = Importer::broadcastShape(Importer::shape(v), *target);
   if (!s)
     return im.error("shape does not broadcast");
@@ -378,6 +437,32 @@ LogicalResult importExpand(Importer &im, const Node &n) {
                              im.constShape(mult));
   }
   im.setOutput(n, 0, v);
+  return success();
+}
+
+LogicalResult importTile(Importer &im, const Node &n) {
+  Value v = im.input(n, 0);
+  auto repeats = im.constInts(n, 1);
+  if (!v)
+    return failure();
+  if (!repeats)
+    return im.error("repeats must be a constant");
+  auto in = Importer::shape(v);
+  if (repeats->size() != in.size())
+    return im.error("repeats must have one entry per dimension");
+  SmallVector<int64_t> out;
+  for (auto [d, r] : llvm::zip(in, *repeats))
+    out.push_back(d * r);
+  if (!validShape(*repeats) || !validShape(out))
+    return im.error("invalid repeats");
+  if (ArrayRef<int64_t>(out) == in) {
+    im.setOutput(n, 0, v);
+    return success();
+  }
+  im.setOutput(n, 0,
+               tosa::TileOp::create(im.b, im.loc,
+                                    im.tensor(out, Importer::elem(v)), v,
+                                    im.constShape(*repeats)));
   return success();
 }
 
@@ -489,6 +574,7 @@ void pipewave::onnximport::populateShapeOps(OpTable &t) {
   t["Concat"] = importConcat;
   t["Gather"] = importGather;
   t["Expand"] = importExpand;
+  t["Tile"] = importTile;
   t["Slice"] = importSlice;
   t["Split"] = importSplit;
 }
