@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   pipewave-compile MODEL.mlir -o OUT --stages S --microbatches M
-//                    --schedule gpipe|1f1b [--strategy ...] [--target cpu]
-//                    [--inference]
+//   pipewave-compile MODEL.mlir|MODEL.onnx -o OUT --stages S --microbatches M
+//                    --schedule NAME [--chunks C] [--waves W]
+//                    [--strategy ...] [--target cpu]
+//                    [--inference] [--replicas R]
 //                    [--emit=pipe|mlir|llvm|obj|exe] [-O0..3]
 //                    [--recompute none|full|selective]
 //
@@ -34,6 +35,9 @@
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
 #include "pipewave/Pipelines/Pipelines.h"
+#ifdef PIPEWAVE_HAVE_ONNX
+#include "pipewave/Import/OnnxImporter.h"
+#endif
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -68,7 +72,8 @@ namespace {
 
 cl::OptionCategory category("pipewave-compile options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<model.mlir|model.onnx>"),
                                cl::init("-"), cl::cat(category));
 cl::opt<std::string> outputFile(
     "o", cl::desc("Output file (default: a.out for exe, <model>.o for obj, "
@@ -90,6 +95,23 @@ cl::opt<std::string> scheduleName(
     cl::desc("Schedule, as pipe-schedule names it: gpipe, 1f1b, interleaved, "
              "hanayo, zb-h1, zb-v or auto"),
     cl::init("1f1b"), cl::cat(category));
+cl::opt<int64_t> numChunks(
+    "chunks",
+    cl::desc("--schedule interleaved: stages (model chunks) per rank; the "
+             "stage count must be a multiple of it (default 2)"),
+    cl::init(0), cl::cat(category));
+cl::opt<int64_t> numWaves(
+    "waves",
+    cl::desc("--schedule hanayo: waves, 2 x waves stages per rank; the "
+             "stage count must be a multiple of 2 x waves (default 1)"),
+    cl::init(0), cl::cat(category));
+cl::opt<int64_t> numReplicas(
+    "replicas",
+    cl::desc("Data-parallel replicas: R copies of the pipeline on R times "
+             "the schedule's ranks, all-reducing each stage's gradients "
+             "before the optimizer step; each replica takes 1/R of the "
+             "global batch"),
+    cl::init(1), cl::cat(category));
 cl::opt<bool> inference(
     "inference",
     cl::desc("Compile a forward-only (inference) step even when the model "
@@ -145,6 +167,11 @@ cl::opt<std::string> runtimeLib(
     cl::desc("The runtime to link instead of libpipewave_runtime from "
              "<bindir>/../lib (a library or object file)"),
     cl::init(""), cl::cat(category));
+cl::opt<int64_t> onnxBatchSize(
+    "batch-size",
+    cl::desc("ONNX input: the value of a symbolic batch dimension (dim 0) of "
+             "the graph inputs"),
+    cl::init(0), cl::cat(category));
 cl::list<std::string> linkArgs("link-arg",
                                cl::desc("Extra argument for the link step "
                                         "(repeatable)"),
@@ -251,6 +278,37 @@ LogicalResult runFrontEnd(ModuleOp module) {
   pm.addPass(pipe::createPipeOutlineStages(outline));
   pipe::PipeMicrobatchOptions microbatch;
   microbatch.microbatches = numMicrobatches;
+  // With replicas the stage functions compute one microbatch of one
+  // replica: 1/(R*M) of the batch, M being --microbatches, else the model's
+  // pipe.microbatches, else 1.
+  if (numReplicas > 1) {
+    int64_t perReplica = numMicrobatches;
+    auto fn = module.lookupSymbol<func::FuncOp>(entry);
+    if (fn)
+      if (auto attr = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
+          attr && perReplica == 0)
+        perReplica = attr.getInt();
+    perReplica = std::max<int64_t>(perReplica, 1);
+    microbatch.microbatches = perReplica * numReplicas;
+    for (unsigned i = 0; fn && i < fn.getNumArguments(); ++i) {
+      auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
+      if (fn.getArgAttr(i, "pipe.param") || !type || type.getRank() == 0 ||
+          type.isDynamicDim(0) ||
+          type.getDimSize(0) % microbatch.microbatches == 0)
+        continue;
+      int64_t replicas = numReplicas;
+      auto name = fn.getArgAttrOfType<StringAttr>(i, "pipe.name");
+      return fn.emitError()
+             << "pipewave-compile: --replicas " << replicas
+             << " x --microbatches " << perReplica << " = "
+             << microbatch.microbatches
+             << " parts do not divide the batch size " << type.getDimSize(0)
+             << " of data input '"
+             << (name ? name.getValue().str() : "#" + std::to_string(i))
+             << "' (each replica takes 1/" << replicas
+             << " of the batch, in " << perReplica << " microbatches)";
+    }
+  }
   microbatch.entry = entry;
   pm.addPass(pipe::createPipeMicrobatch(microbatch));
   pipe::PipeInsertCommOptions comm;
@@ -259,6 +317,9 @@ LogicalResult runFrontEnd(ModuleOp module) {
   pipe::PipeScheduleOptions schedule;
   schedule.schedule = scheduleName;
   schedule.microbatches = numMicrobatches;
+  schedule.chunks = numChunks;
+  schedule.waves = numWaves;
+  schedule.replicas = numReplicas;
   schedule.forceForwardOnly = inference;
   schedule.entry = entry;
   pm.addPass(pipe::createPipeSchedule(schedule));
@@ -390,7 +451,8 @@ int main(int argc, char **argv) {
       "pipewave-compile: compiles a TOSA model into a pipeline-parallel "
       "executable\n\n"
       "  pipewave-compile MODEL.mlir -o OUT --stages S --microbatches M\n"
-      "                   --schedule gpipe|1f1b [--inference]\n"
+      "                   --schedule NAME [--chunks C] [--waves W]\n"
+      "                   [--inference]\n"
       "                   [--emit=pipe|mlir|llvm|obj|exe]\n\n"
       "MLIR's --mlir-* options (--mlir-print-ir-after-all, "
       "--mlir-print-ir-after=PASS, --mlir-timing, ...) are accepted; "
@@ -412,6 +474,16 @@ int main(int argc, char **argv) {
     return fail("--stages must be at least 1");
   if (numMicrobatches < 0)
     return fail("--microbatches must be at least 1");
+  if (numChunks.getNumOccurrences() && numChunks < 1)
+    return fail("--chunks must be at least 1");
+  if (numChunks.getNumOccurrences() && scheduleName != "interleaved")
+    return fail("--chunks applies to --schedule interleaved only");
+  if (numWaves.getNumOccurrences() && numWaves < 1)
+    return fail("--waves must be at least 1");
+  if (numWaves.getNumOccurrences() && scheduleName != "hanayo")
+    return fail("--waves applies to --schedule hanayo only");
+  if (numReplicas < 1)
+    return fail("--replicas must be at least 1");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -422,18 +494,39 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
 
   std::string errorMessage;
-  std::unique_ptr<MemoryBuffer> input =
-      openInputFile(inputFile, &errorMessage);
-  if (!input)
-    return fail(errorMessage);
   auto sourceMgr = std::make_shared<SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
-
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  if (!module)
-    return 1;
+  OwningOpRef<ModuleOp> module;
+  if (StringRef(inputFile).ends_with(".onnx")) {
+    // An ONNX model goes through the importer; its initializer values are
+    // written next to the output (OUT.safetensors, for pipewave-run --init).
+#ifdef PIPEWAVE_HAVE_ONNX
+    pipewave::OnnxImportOptions options;
+    options.batchSize = onnxBatchSize;
+    std::string output = defaultOutput();
+    if (output != "-") {
+      SmallString<256> weights(output);
+      sys::path::replace_extension(weights, "safetensors");
+      options.weightsPath = std::string(weights);
+    }
+    module = pipewave::importOnnxModel(inputFile, context, options,
+                                       errorMessage);
+    if (!module)
+      return fail(errorMessage);
+#else
+    return fail("'" + inputFile + "': this pipewave-compile was built "
+                "without the ONNX importer (libonnx-dev, libprotobuf-dev)");
+#endif
+  } else {
+    std::unique_ptr<MemoryBuffer> input =
+        openInputFile(inputFile, &errorMessage);
+    if (!input)
+      return fail(errorMessage);
+    sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+    if (!module)
+      return 1;
+  }
 
   if (failed(runFrontEnd(*module)))
     return 1;

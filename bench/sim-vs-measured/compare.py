@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""compare.py TRACE ACTIONS REPORT SIMULATOR: one step of a compiled pipeline,
+measured against the simulator (bench/sim-vs-measured/run.sh).
+
+TRACE is the runtime's --trace JSON, ACTIONS the program as an action list
+(sched-export), REPORT the `sched-simulate{device=cpu report=-}` output of
+the same module, SIMULATOR the pipewave-sim-calibrated binary. Steps after
+the first count (the first pays for page faults and lazy initialisation).
+
+  measured:   per step, the longest span of one rank from its first
+              action's start to its last action's end (each rank's own
+              clock: the ranks' trace origins differ by up to hundreds of
+              microseconds on a loaded machine, so spans across ranks are
+              not taken); the median over the steps.
+  calibrated: the simulator on ACTIONS with every stage's F, B, I, W and
+              optimizer durations set to the medians of that stage's slices
+              in TRACE (the same run), messages of the sizes in REPORT on
+              the cpu device's links (1 us latency, 20 GB/s).
+  cost model: REPORT's step time (per-op roofline on the cpu device file).
+
+Prints one line, tab-separated: measured_us calibrated_us cost_model_us.
+"""
+
+import json
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def stage_table(report_text):
+    """stage -> activation bytes sent per microbatch, and the step time."""
+    sends, step = {}, None
+    in_table = False
+    for line in report_text.splitlines():
+        m = re.match(r"step time: (\S+) s", line)
+        if m:
+            step = float(m.group(1))
+        if line.strip().startswith("stage ") and "function" in line:
+            in_table = True
+            continue
+        if in_table:
+            fields = line.split()
+            if not fields or not fields[0].isdigit():
+                in_table = False
+                continue
+            # stage function F B I W optimizer send params stash
+            sends[int(fields[0])] = float(fields[7])
+    if step is None or not sends:
+        raise SystemExit("compare.py: no sched-simulate report in the input")
+    return sends, step
+
+
+def main(argv):
+    if len(argv) != 5:
+        raise SystemExit(__doc__)
+    trace_path, actions_path, report_path, simulator = argv[1:]
+    with open(trace_path) as f:
+        events = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X"]
+    with open(report_path) as f:
+        sends, cost_model = stage_table(f.read())
+
+    steps = sorted({e["args"]["step"] for e in events})
+    if len(steps) < 2:
+        raise SystemExit("compare.py: the trace needs at least 2 steps")
+    spans = []
+    for k in steps[1:]:
+        longest = 0.0
+        for rank in {e["pid"] for e in events}:
+            mine = [e for e in events
+                    if e["args"]["step"] == k and e["pid"] == rank]
+            if mine:
+                longest = max(longest,
+                              max(e["ts"] + e["dur"] for e in mine) -
+                              min(e["ts"] for e in mine))
+        spans.append(longest)
+    measured = statistics.median(spans)
+
+    # Median duration of every (kind, stage) compute slice after step 1.
+    durations = {}
+    for e in events:
+        if e["args"]["step"] == steps[0]:
+            continue
+        m = re.match(r"([FBIW]) s(\d+) mb\d+$", e["name"])
+        if e.get("cat") == "compute" and m:
+            key = (m.group(1), int(m.group(2)))
+        elif e.get("cat") == "optimizer":
+            m = re.match(r"optimizer s(\d+)$", e["name"])
+            if not m:
+                continue
+            key = ("OPT", int(m.group(1)))
+        else:
+            continue
+        durations.setdefault(key, []).append(e["dur"])
+
+    def median_s(kind, stage):
+        values = durations.get((kind, stage))
+        return statistics.median(values) * 1e-6 if values else 0.0
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as costs:
+        costs.write("# stage F B I W OPT activation_bytes\n")
+        for s in sorted(sends):
+            costs.write("%d %.9g %.9g %.9g %.9g %.9g %.9g\n" % (
+                s, median_s("F", s), median_s("B", s), median_s("I", s),
+                median_s("W", s), median_s("OPT", s), sends[s]))
+        costs.flush()
+        out = subprocess.run([simulator, actions_path, costs.name],
+                             check=True, capture_output=True, text=True)
+    calibrated = float(re.search(r"step_time_s (\S+)", out.stdout).group(1))
+    print("%.1f\t%.1f\t%.1f" % (measured, calibrated * 1e6, cost_model * 1e6))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,116 @@
+//===- simulate-calibrated.cpp - Simulate a schedule with given durations -===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs the pipeline simulator (lib/Simulator) on an action list with
+// per-stage durations given in a file instead of the cost model, and prints
+// the simulated step time and bubble fraction. bench/sim-vs-measured/run.sh
+// feeds it the program of a compiled model (sched-export) and the durations
+// measured in that model's runtime trace.
+//
+//   pipewave-sim-calibrated ACTIONS COSTS [DEVICE]
+//
+// ACTIONS: an action list (docs/schedule-format.md). COSTS: one line per
+// stage, `stage forward backward backward_input backward_weight optimizer
+// activation_bytes` (seconds, bytes; `#` starts a comment). DEVICE: the
+// device whose links carry the messages, a name or a .json file (default
+// cpu); ranks are devices of one node.
+//
+// Output: `step_time_s T` and `bubble_fraction F`, one per line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Schedule/ActionList.h"
+#include "pipewave/Simulator/Simulator.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace pipewave;
+
+namespace {
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "pipewave-sim-calibrated: error: %s\n",
+               message.c_str());
+  return 1;
+}
+
+bool readFile(const std::string &path, std::string &text) {
+  std::ifstream in(path);
+  if (!in)
+    return false;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  text = buffer.str();
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 3 || argc > 4)
+    return fail("usage: pipewave-sim-calibrated ACTIONS COSTS [DEVICE]");
+  std::string actions, costsText;
+  if (!readFile(argv[1], actions))
+    return fail(std::string("cannot read ") + argv[1]);
+  if (!readFile(argv[2], costsText))
+    return fail(std::string("cannot read ") + argv[2]);
+
+  schedule::BuildResult built = schedule::parseActionList(actions);
+  if (!built)
+    return fail(std::string(argv[1]) + ": " + built.error);
+  const schedule::Program &program = *built.program;
+
+  sim::CostTable costs;
+  costs.stages.resize(program.numStages);
+  std::vector<bool> seen(program.numStages, false);
+  std::istringstream lines(costsText);
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(lines, line)) {
+    ++lineNo;
+    if (size_t hash = line.find('#'); hash != std::string::npos)
+      line.erase(hash);
+    std::istringstream fields(line);
+    int stage;
+    if (!(fields >> stage))
+      continue;
+    if (stage < 0 || stage >= program.numStages)
+      return fail(std::string(argv[2]) + ":" + std::to_string(lineNo) +
+                  ": stage " + std::to_string(stage) +
+                  " is not a stage of the program");
+    sim::StageCosts &c = costs.stages[stage];
+    if (!(fields >> c.forward >> c.backward >> c.backwardInput >>
+          c.backwardWeight >> c.optimizer >> c.activationBytes))
+      return fail(std::string(argv[2]) + ":" + std::to_string(lineNo) +
+                  ": expected stage forward backward backward_input "
+                  "backward_weight optimizer activation_bytes");
+    seen[stage] = true;
+  }
+  for (int s = 0; s < program.numStages; ++s)
+    if (!seen[s])
+      return fail(std::string(argv[2]) + ": no line for stage " +
+                  std::to_string(s));
+
+  std::string deviceName = argc == 4 ? argv[3] : "cpu";
+  std::optional<sim::DeviceSpec> device = sim::findDevice(deviceName);
+  std::string error;
+  if (!device)
+    device = sim::loadDeviceFile(deviceName, &error);
+  if (!device)
+    return fail("device '" + deviceName + "': " + error);
+  int numRanks = static_cast<int>(program.ranks.size());
+  sim::Cluster cluster = sim::Cluster::of(*device, numRanks, 1);
+
+  sim::SimReport report = sim::simulate(program, costs, cluster);
+  if (!report.error.empty())
+    return fail(report.error);
+  std::printf("step_time_s %.9g\nbubble_fraction %.6f\n", report.stepTime,
+              report.bubbleFraction);
+  return 0;
+}
