@@ -1,15 +1,24 @@
 #!/bin/sh
 # Pipeline efficiency: an MLP of 2*L layers relu(h @ w + b), width W, batch
 # B, cut into 2 equal stages (L layers each) and run as a 2-rank 1F1B
-# (forward-only) pipeline with M microbatches, against one stage alone (the
-# first L layers, same M) on one rank, in the same run. Ideal 2-rank step
-# time = one stage's step time / (1 - bubble), bubble = (S-1)/(M+S-1), i.e.
-# T_stage * (M+1)/M; efficiency = ideal / measured.
+# (forward-only) pipeline with M microbatches, ranks pinned to cores
+# (pipewave-run --bind-to core), against one stage alone (the first L layers,
+# same M) in the same run:
+#   - alone: one process on core 0, the other core idle;
+#   - loaded: two copies at once, on cores 0 and 1 (each core computes, as
+#     both do in the pipeline; shared caches, memory bandwidth and clock
+#     limits then apply to the baseline too).
+# Ideal 2-rank step time = one stage's step time / (1 - bubble), bubble =
+# (S-1)/(M+S-1), i.e. T_stage * (M+1)/M; efficiency = ideal / measured, from
+# the median step (and the mean and best) of each run. A second pipeline run
+# with --trace then gives critical-path.py's runtime efficiency: each step's
+# measured time against the critical path of the compute durations that step
+# really had (what the runtime adds, apart from how fast the cores computed).
 #
 #   bench/pipeline-efficiency/run.sh BUILD_DIR [STEPS] [B] [M] [W] [L]
 #
 # Defaults: 20 steps, B = 512, M = 8, W = 1024, L = 2. Single-threaded
-# OpenBLAS; each rank runs on its own core when two are free.
+# OpenBLAS; needs two free cores (taskset from util-linux).
 set -eu
 build=${1:?usage: run.sh BUILD_DIR [STEPS] [B] [M] [W] [L]}
 steps=${2:-20}
@@ -64,19 +73,43 @@ model $((2 * l)) "$l" > "$work/pipe.mlir"
 "$build/bin/pipewave-compile" "$work/pipe.mlir" -o "$work/pipe" \
   --stages 2 --microbatches "$m" --schedule 1f1b
 
-echo "== one stage ($l layers ${w}x${w}, batch $b, M=$m) on 1 rank, $steps steps"
-"$work/stage" --data x="$work/x.npy" --steps "$steps" > "$work/stage.txt"
-grep '^steps' "$work/stage.txt"
+stats() { # FILE -> "mean median min" of the runtime's summary line
+  awk '/^steps/ { gsub(",", ""); for (i = 1; i < NF; i++) {
+    if ($i == "mean") a = $(i + 1); if ($i == "median") b = $(i + 1)
+    if ($i == "min") c = $(i + 1) } print a, b, c }' "$1"
+}
+
+echo "== one stage ($l layers ${w}x${w}, batch $b, M=$m), $steps steps: alone on core 0"
+taskset -c 0 "$work/stage" --data x="$work/x.npy" --steps "$steps" > "$work/alone.txt"
+grep '^steps' "$work/alone.txt"
+echo "== the same, two copies at once on cores 0 and 1 (loaded)"
+taskset -c 0 "$work/stage" --data x="$work/x.npy" --steps "$steps" > "$work/loaded0.txt" &
+taskset -c 1 "$work/stage" --data x="$work/x.npy" --steps "$steps" > "$work/loaded1.txt"
+wait
+grep '^steps' "$work/loaded0.txt" "$work/loaded1.txt"
 echo "== 2 stages ($((2 * l)) layers) on 2 ranks, 1F1B, M=$m, $steps steps"
 "$build/bin/pipewave-run" -n 2 --bind-to core "$work/pipe" --data x="$work/x.npy" \
   --steps "$steps" > "$work/pipe.txt"
 grep '^steps' "$work/pipe.txt"
-awk -v m="$m" '
-  /^steps/ { gsub(",", ""); mean[FILENAME] = $4; min[FILENAME] = $7 }
+
+{ stats "$work/alone.txt"; stats "$work/loaded0.txt"; stats "$work/loaded1.txt"
+  stats "$work/pipe.txt"; } | awk -v m="$m" '
+  { mean[NR] = $1; med[NR] = $2; min[NR] = $3 }
   END {
-    for (f in mean) if (f ~ /stage/) { ms = mean[f]; ns = min[f] } else { mp = mean[f]; np = min[f] }
-    bubble = 1 / (m + 1)
-    printf "bubble (S-1)/(M+S-1) = %.3f\n", bubble
-    printf "ideal 2-rank step = stage / (1 - bubble): mean %.3f ms, min %.3f ms\n", ms / (1 - bubble), ns / (1 - bubble)
-    printf "efficiency (ideal / measured): mean %.1f%%, min %.1f%%\n", 100 * ms / (1 - bubble) / mp, 100 * ns / (1 - bubble) / np
-  }' "$work/stage.txt" "$work/pipe.txt"
+    f = (m + 1) / m   # 1 / (1 - bubble)
+    printf "bubble (S-1)/(M+S-1) = %.3f\n", 1 / (m + 1)
+    # loaded baseline: the slower of the two concurrent copies
+    lm = mean[2] > mean[3] ? mean[2] : mean[3]
+    ld = med[2] > med[3] ? med[2] : med[3]
+    ln = min[2] > min[3] ? min[2] : min[3]
+    printf "%-26s %10s %10s %10s\n", "", "median", "mean", "best"
+    printf "%-26s %7.3f ms %7.3f ms %7.3f ms\n", "pipeline step", med[4], mean[4], min[4]
+    printf "%-26s %7.3f ms %7.3f ms %7.3f ms\n", "ideal (stage alone)", med[1] * f, mean[1] * f, min[1] * f
+    printf "%-26s %7.3f ms %7.3f ms %7.3f ms\n", "ideal (stage loaded)", ld * f, lm * f, ln * f
+    printf "%-26s %8.1f%% %9.1f%% %9.1f%%\n", "efficiency vs alone", 100 * med[1] * f / med[4], 100 * mean[1] * f / mean[4], 100 * min[1] * f / min[4]
+    printf "%-26s %8.1f%% %9.1f%% %9.1f%%\n", "efficiency vs loaded", 100 * ld * f / med[4], 100 * lm * f / mean[4], 100 * ln * f / min[4]
+  }'
+echo "== the pipeline again with --trace: runtime efficiency per step"
+"$build/bin/pipewave-run" -n 2 --bind-to core "$work/pipe" --data x="$work/x.npy" \
+  --steps "$steps" --trace "$work/trace.json" > /dev/null
+python3 "$here/critical-path.py" "$work/trace.json" "$m"

@@ -9,7 +9,7 @@
 #   bench/runtime-overhead/run.sh BUILD_DIR [STEPS] [M] [S ...]
 #
 # Defaults: 50 steps, M = 256, S = 1 2 4. Prints the runtime's step-time
-# summary ("steps 2-K: mean ..., min ...") and the time per action from the
+# summary ("steps 2-K: mean ..., median ..., min ...") and the time per action from the
 # mean and the min.
 set -eu
 build=${1:?usage: run.sh BUILD_DIR [STEPS] [M] [S ...]}
@@ -49,7 +49,7 @@ for s in "$@"; do
   fi
   grep -E '^steps|^output' "$work/out.txt"
   awk -v m="$m" -v s="$s" '/^steps/ {
-      gsub(",", ""); mean = $4; min = $7
+      gsub(",", ""); for (i = 1; i < NF; i++) { if ($i == "mean") mean = $(i + 1); if ($i == "min") min = $(i + 1) }
       printf "per action: mean %.2f us, min %.2f us (step / %d actions)\n",
         mean * 1000 / (m + s - 1), min * 1000 / (m + s - 1), m + s - 1 }' \
     "$work/out.txt"

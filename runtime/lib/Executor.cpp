@@ -93,6 +93,19 @@ Executor::Executor(const pw_model &model, const RankPlan &plan,
   stages.resize(model.num_stages);
   for (int k = 0; k < program.num_stages; ++k)
     stages[program.stages[k]].held = true;
+  retainBytes.assign(model.num_stages, 0);
+  weightStashBytes.assign(model.num_stages, 0);
+  if (!model.forward_only)
+    for (int s = 0; s < model.num_stages; ++s) {
+      const pw_stage &stage = model.stages[s];
+      for (int a = 0; a < stage.num_args; ++a)
+        if (stage.arg_source[a] != PW_FROM_PARAM)
+          retainBytes[s] += tensorBytes(stage.args[a]);
+      for (int k = 0; k < stage.num_stash; ++k)
+        retainBytes[s] += tensorBytes(stage.stash[k]);
+      for (int k = 0; k < stage.num_wstash; ++k)
+        weightStashBytes[s] += tensorBytes(stage.wstash[k]);
+    }
   if (!model.forward_only)
     prepareTraining();
 }
@@ -506,6 +519,15 @@ void Executor::send(int index) {
   state(ref).sends.emplace_back(request, index);
 }
 
+void Executor::retain(size_t bytes) {
+  retained += bytes;
+  peakRetained = std::max(peakRetained, retained);
+}
+
+void Executor::releaseRetained(size_t bytes) {
+  retained -= std::min(retained, bytes);
+}
+
 void Executor::runStep() {
   ++step;
   for (HostTensor &output : outputTensors)
@@ -521,13 +543,22 @@ void Executor::runStep() {
     switch (action.kind) {
     case PW_ACT_FORWARD:
       forward(i);
+      if (!model.forward_only)
+        retain(retainBytes[action.stage]);
       break;
     case PW_ACT_BACKWARD:
+      backward(i);
+      releaseRetained(retainBytes[action.stage]);
+      break;
     case PW_ACT_BACKWARD_INPUT:
       backward(i);
+      // The weight stash exists while the inputs and stash are still held.
+      retain(weightStashBytes[action.stage]);
+      releaseRetained(retainBytes[action.stage]);
       break;
     case PW_ACT_BACKWARD_WEIGHT:
       backwardWeight(i);
+      releaseRetained(weightStashBytes[action.stage]);
       break;
     case PW_ACT_ALLREDUCE:
       allreduce(i);

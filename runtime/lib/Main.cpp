@@ -743,16 +743,41 @@ int Driver::execute() {
       saveCheckpoint(executor, step, (position + 1) % dataBatches);
   }
   if (isOutputRank && times.size() > 1) {
-    double sum = 0, best = times[1];
-    for (size_t k = 1; k < times.size(); ++k) {
-      sum += times[k];
-      best = std::min(best, times[k]);
-    }
+    // Step 1 (warm-up: first touches, MPI connections) is left out.
+    std::vector<double> timed(times.begin() + 1, times.end());
+    double sum = 0;
+    for (double t : timed)
+      sum += t;
+    std::sort(timed.begin(), timed.end());
+    size_t n = timed.size();
+    double median =
+        n % 2 ? timed[n / 2] : 0.5 * (timed[n / 2 - 1] + timed[n / 2]);
     printLine("steps 2-" + std::to_string(times.size()) + ": mean " +
-              formatDouble("%.3f", sum / double(times.size() - 1)) +
-              " ms, min " + formatDouble("%.3f", best) + " ms");
+              formatDouble("%.3f", sum / double(n)) + " ms, median " +
+              formatDouble("%.3f", median) + " ms, min " +
+              formatDouble("%.3f", timed.front()) + " ms");
   }
 
+  if (options.printMemory && training) {
+    // Every rank's measured peak, printed by rank 0 in rank order.
+    const pw_rank_program &held = model.ranks[rank];
+    std::string stagesText, perMicrobatch;
+    for (int k = 0; k < held.num_stages; ++k) {
+      int s = held.stages[k];
+      stagesText += (k ? ", " : "") + std::to_string(s);
+      perMicrobatch += (k ? ", stage " : "stage ") + std::to_string(s) + " " +
+                       std::to_string(executor.activationBytes(s));
+    }
+    std::vector<std::string> all = backend->gather(
+        "memory: rank " + std::to_string(rank) + " stages [" + stagesText +
+            "]: peak activation memory " +
+            std::to_string(executor.peakActivationBytes()) +
+            " bytes (per microbatch: " + perMicrobatch + ")",
+        0);
+    if (rank == 0)
+      for (const std::string &line : all)
+        printLine(line);
+  }
   if (trace) {
     std::vector<std::string> all = backend->gather(trace->eventsJson(rank), 0);
     if (rank == 0) {

@@ -94,6 +94,10 @@ Options parseOptions(int argc, char **argv) {
       options.printPlan = true;
       continue;
     }
+    if (name == "--print-memory") {
+      options.printMemory = true;
+      continue;
+    }
     if (name == "--nesterov" || name == "--resume") {
       if (hasValue)
         usageError(name + " takes no value");
@@ -258,6 +262,9 @@ std::string usage(const char *program, const pw_model &model) {
       " in DIR\n\n"
       "  --print-ranks           print the number of ranks and exit\n"
       "  --print-plan            print every rank's buffer plan and exit\n"
+      "  --print-memory          after the run, print every rank's peak "
+      "activation\n"
+      "                          memory (what backward passes keep)\n"
       "  --help                  this text\n";
   return text;
 }

@@ -112,6 +112,16 @@ public:
   /// Sets every held stage's update count (resuming from a checkpoint).
   void setOptimizerSteps(int stage, int64_t steps);
 
+  /// Activation memory kept for backward passes, measured as the steps run:
+  /// for every (stage, microbatch) whose forward has run and whose backward
+  /// has not, the bytes of the stage's non-parameter arguments (its data
+  /// slice, the previous stage's results) and of its stash, or between I
+  /// and W only of its weight stash. The most at once (after any action) so
+  /// far, in tensor bytes (slot padding not counted); 0 for inference.
+  size_t peakActivationBytes() const { return peakRetained; }
+  /// The same per (stage, microbatch) of `stage`: what F adds.
+  size_t activationBytes(int stage) const { return retainBytes[stage]; }
+
   /// The replica this rank belongs to, and how many there are.
   int replica() const { return replicaIndex; }
   int replicas() const { return replicaCount; }
@@ -170,6 +180,15 @@ private:
   int replicaCount = 1;
   /// Steps run so far (trace events carry it).
   int step = 0;
+  /// Activation memory accounting (peakActivationBytes()): per stage, what
+  /// F(s, m) keeps for the backward and what I(s, m) keeps for W; the bytes
+  /// kept now and the most so far.
+  std::vector<size_t> retainBytes;
+  std::vector<size_t> weightStashBytes;
+  size_t retained = 0;
+  size_t peakRetained = 0;
+  void retain(size_t bytes);
+  void releaseRetained(size_t bytes);
 
   std::vector<void *> poolMemory;
   std::vector<std::vector<SlotState>> slots;

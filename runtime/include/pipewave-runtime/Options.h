@@ -39,6 +39,8 @@ struct Options {
   bool help = false;
   bool printRanks = false;
   bool printPlan = false;
+  /// --print-memory: after the run, every rank's peak activation memory.
+  bool printMemory = false;
 
   // Training (models compiled with a backward).
   /// --optimizer, --lr, --momentum, --dampening, --nesterov, --weight-decay
