@@ -108,3 +108,60 @@ void pw_sgemm_batched(float beta,
     gemm(beta, &ma, &mb, &mc);
   }
 }
+
+/* memref.copy between buffers that are not both contiguous (e.g. the strided
+ * slices of a split) lowers to a call of MLIR's runtime helper `memrefCopy`
+ * (elsewhere in libmlir_c_runner_utils, which compiled models do not link).
+ * Its arguments are unranked memrefs: {rank, pointer to the ranked
+ * descriptor {allocated, aligned, offset, sizes[rank], strides[rank]}};
+ * sizes, strides and the offset count elements of `elem_size` bytes. */
+typedef struct pw_unranked {
+  int64_t rank;
+  void *descriptor;
+} pw_unranked;
+
+typedef struct pw_ranked_head {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t sizes_and_strides[];
+} pw_ranked_head;
+
+static void copy_dim(int64_t elem_size, int64_t rank, int64_t dim,
+                     const int64_t *sizes, const int64_t *src_strides,
+                     const int64_t *dst_strides, const char *src, char *dst) {
+  int64_t n = sizes[dim];
+  if (dim == rank - 1) {
+    int64_t ss = src_strides[dim] * elem_size, ds = dst_strides[dim] * elem_size;
+    for (int64_t i = 0; i < n; ++i) {
+      const char *s = src + i * ss;
+      char *d = dst + i * ds;
+      for (int64_t b = 0; b < elem_size; ++b)
+        d[b] = s[b];
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    copy_dim(elem_size, rank, dim + 1, sizes, src_strides, dst_strides,
+             src + i * src_strides[dim] * elem_size,
+             dst + i * dst_strides[dim] * elem_size);
+}
+
+void memrefCopy(int64_t elem_size, pw_unranked *src_arg, pw_unranked *dst_arg) {
+  const pw_ranked_head *src = (const pw_ranked_head *)src_arg->descriptor;
+  pw_ranked_head *dst = (pw_ranked_head *)dst_arg->descriptor;
+  int64_t rank = src_arg->rank;
+  const char *s = src->aligned + src->offset * elem_size;
+  char *d = dst->aligned + dst->offset * elem_size;
+  if (rank == 0) {
+    for (int64_t b = 0; b < elem_size; ++b)
+      d[b] = s[b];
+    return;
+  }
+  const int64_t *sizes = src->sizes_and_strides;
+  for (int64_t i = 0; i < rank; ++i)
+    if (sizes[i] == 0)
+      return;
+  copy_dim(elem_size, rank, 0, sizes, src->sizes_and_strides + rank,
+           dst->sizes_and_strides + rank, s, d);
+}
