@@ -18,26 +18,22 @@ one line per configuration and a summary; exits 1 on any failure.
 """
 import argparse
 import concurrent.futures
-import math
 import os
 import struct
 import subprocess
 import sys
 
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "scripts"))
+from npyio import sine_data, write_npy as write_array  # noqa: E402
+
+
 def write_npy(path, shape, phase):
     count = 1
     for d in shape:
         count *= d
-    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % dims
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1"))
-        f.write(struct.pack("<%df" % count,
-                            *[0.1 * math.sin(0.7 * j + 0.1 + phase)
-                              for j in range(count)]))
+    write_array(path, shape, sine_data(count, phase))
 
 
 def run(cmd):

@@ -3,7 +3,7 @@
 // stages and 4 microbatches it runs on 2 ranks (pipewave-run) and must
 // reproduce both outputs: one concatenated over microbatches, one summed.
 
-// RUN: %python %S/Inputs/make_npy.py %t.x.npy 8 4
+// RUN: %python %pipewave_src/scripts/make-npy.py %t.x.npy 8 4
 // RUN: pipewave-compile %s -o %t.s1 --stages 1
 // RUN: rm -rf %t.out1 && mkdir -p %t.out1
 // RUN: %t.s1 --data x=%t.x.npy --out %t.out1 | FileCheck %s --check-prefix=S1

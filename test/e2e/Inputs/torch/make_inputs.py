@@ -27,6 +27,10 @@ import re
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "scripts"))
+from npyio import write_npy  # noqa: E402
+
 MASK = (1 << 64) - 1
 
 ARG_RE = re.compile(r"%(\w+)\s*:\s*tensor<([0-9x]+)xf32>\s*\{([^}]*)\}")
@@ -99,16 +103,6 @@ def make_values(args):
             v = [bound * t for t in u]
         values[name] = (shape, f32(v))
     return values
-
-
-def write_npy(path, shape, data):
-    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % dims
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1"))
-        f.write(struct.pack("<%df" % len(data), *data))
 
 
 def write_safetensors(path, tensors):
