@@ -96,12 +96,18 @@ FailureOr<func::FuncOp> buildForward(func::FuncOp stage, ArrayRef<Value> stash,
   builder.insert(fwd);
   symbols.insert(fwd);
   auto ret = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
+  // One signature update for the whole stash (not one per value).
+  SmallVector<unsigned> indices(stash.size(), fwd.getNumResults());
+  SmallVector<Type> types;
+  SmallVector<DictionaryAttr> attrs(stash.size(), DictionaryAttr());
+  SmallVector<Value> operands;
   for (Value value : stash) {
-    if (failed(fwd.insertResult(fwd.getNumResults(), value.getType(),
-                                DictionaryAttr())))
-      return failure();
-    ret->insertOperands(ret->getNumOperands(), mapping.lookup(value));
+    types.push_back(value.getType());
+    operands.push_back(mapping.lookup(value));
   }
+  if (failed(fwd.insertResults(indices, types, attrs)))
+    return failure();
+  ret->insertOperands(ret->getNumOperands(), operands);
   inlineRecompute(fwd);
   return fwd;
 }

@@ -275,13 +275,22 @@ public:
         return position[ra.getOwner()] < position[rb.getOwner()];
       return ra.getResultNumber() < rb.getResultNumber();
     });
+    // All stash arguments in one signature update (one at a time would
+    // rebuild the function type per argument: quadratic in the stash).
     SmallVector<Value> values;
     unsigned base = stage.getNumArguments();
+    SmallVector<unsigned> indices(used.size(), base);
+    SmallVector<Type> types;
+    SmallVector<DictionaryAttr> attrs(used.size(), DictionaryAttr());
+    SmallVector<Location> locs;
+    for (auto [value, placeholder] : used) {
+      types.push_back(value.getType());
+      locs.push_back(value.getLoc());
+    }
+    if (failed(bwd.insertArguments(indices, types, attrs, locs)))
+      return failure();
     for (auto [k, entryPair] : llvm::enumerate(used)) {
       auto [value, placeholder] = entryPair;
-      if (failed(bwd.insertArgument(base + k, value.getType(), DictionaryAttr(),
-                                    value.getLoc())))
-        return failure();
       placeholder->getResult(0).replaceAllUsesWith(
           entry->getArgument(base + k));
       placeholder->erase();
