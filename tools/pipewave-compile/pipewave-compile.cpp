@@ -450,9 +450,10 @@ int main(int argc, char **argv) {
       argc, argv,
       "pipewave-compile: compiles a TOSA model into a pipeline-parallel "
       "executable\n\n"
-      "  pipewave-compile MODEL.mlir -o OUT --stages S --microbatches M\n"
-      "                   --schedule NAME [--chunks C] [--waves W]\n"
-      "                   [--inference]\n"
+      "  pipewave-compile MODEL.mlir|MODEL.onnx -o OUT --stages S\n"
+      "                   --microbatches M --schedule NAME [--chunks C]\n"
+      "                   [--waves W] [--replicas R] [--inference]\n"
+      "                   [--recompute none|full|selective]\n"
       "                   [--emit=pipe|mlir|llvm|obj|exe]\n\n"
       "MLIR's --mlir-* options (--mlir-print-ir-after-all, "
       "--mlir-print-ir-after=PASS, --mlir-timing, ...) are accepted; "
