@@ -7,11 +7,18 @@
 # Usage: scripts/fuzz-import.sh [BUILD_DIR] [SECONDS]
 #   BUILD_DIR  default: build-fuzz in the source tree
 #   SECONDS    fuzzing budget, default 60 (PIPEWAVE_FUZZ_SECONDS)
+# The run is reproducible: a fixed seed (PIPEWAVE_FUZZ_SEED, default 1) and a
+# fixed number of inputs (PIPEWAVE_FUZZ_RUNS, default 20000; the time budget
+# only caps it), so CI fails the same way on every run of one commit. Set
+# PIPEWAVE_FUZZ_SEED=0 for a random seed and PIPEWAVE_FUZZ_RUNS=-1 to fuzz
+# for the whole budget.
 # Skips (exit 0, with a message) when clang-22 or libFuzzer is not installed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-fuzz}
 seconds=${2:-${PIPEWAVE_FUZZ_SECONDS:-60}}
+seed=${PIPEWAVE_FUZZ_SEED:-1}
+runs=${PIPEWAVE_FUZZ_RUNS:-20000}
 
 cc=${PIPEWAVE_FUZZ_CC:-clang-22}
 cxx=${PIPEWAVE_FUZZ_CXX:-clang++-22}
@@ -25,7 +32,7 @@ if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const char *, unsigned long) { 
   exit 0
 fi
 
-echo "== ONNX importer fuzzer (${seconds} s) =="
+echo "== ONNX importer fuzzer (seed $seed, $runs inputs, at most ${seconds} s) =="
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 cmake -G Ninja -S "$root/fuzz" -B "$build" -DCMAKE_C_COMPILER="$cc" \
@@ -53,7 +60,8 @@ cd "$build"
 # memory for the process lifetime.
 set +e
 ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
-  ./pipewave-import-fuzzer -max_total_time="$seconds" -timeout=20 \
+  ./pipewave-import-fuzzer -seed="$seed" -runs="$runs" \
+  -max_total_time="$seconds" -timeout=20 \
   -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
   "$corpus" "${seeds[@]}" >fuzz.log 2>&1
 status=$?
@@ -63,4 +71,4 @@ if [ "$status" -ne 0 ]; then
   echo "pipewave: the importer fuzzer found a crash (exit $status); reproducer in $build" >&2
   exit 1
 fi
-echo "pipewave: the importer fuzzer ran ${seconds} s without a crash"
+echo "pipewave: the importer fuzzer ran without a crash (seed $seed, at most $runs inputs in ${seconds} s)"

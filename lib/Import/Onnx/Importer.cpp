@@ -182,6 +182,8 @@ Value Importer::shift() { return splat(0, b.getIntegerType(8), {1}); }
 Value Importer::zeroPoint(Type e) { return splat(0, e, {1}); }
 
 Value Importer::cast(Value v, Type e) {
+  if (!v)
+    return {};
   if (elem(v) == e)
     return v;
   return tosa::CastOp::create(b, loc, tensor(shape(v), e), v);
@@ -215,6 +217,8 @@ Importer::broadcastShape(ArrayRef<int64_t> a, ArrayRef<int64_t> c) {
 }
 
 Value Importer::mul(Value a, Value c) {
+  if (!a || !c)
+    return {};
   alignRanks(a, c);
   auto s = broadcastShape(shape(a), shape(c));
   if (!s) {

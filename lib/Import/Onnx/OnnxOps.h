@@ -127,11 +127,17 @@ public:
   mlir::Value sub(mlir::Value a, mlir::Value c) {
     return binary<mlir::tosa::SubOp>(a, c);
   }
+  // The builders below return a null Value for a null operand: an error was
+  // reported where that operand failed, and callers check their result.
   template <typename OpTy> mlir::Value unary(mlir::Value v) {
+    if (!v)
+      return {};
     return OpTy::create(b, loc, v.getType(), v);
   }
   /// Reduction over one axis, keeping the dim.
   template <typename OpTy> mlir::Value reduce(mlir::Value v, int64_t axis) {
+    if (!v)
+      return {};
     llvm::SmallVector<int64_t> s(shape(v));
     s[axis] = 1;
     return OpTy::create(b, loc, tensor(s, elem(v)), v,
@@ -146,6 +152,8 @@ public:
 template <typename OpTy>
 mlir::Value Importer::binary(mlir::Value a, mlir::Value c,
                              mlir::Type resultElem) {
+  if (!a || !c)
+    return {};
   alignRanks(a, c);
   auto s = broadcastShape(shape(a), shape(c));
   if (!s) {
