@@ -147,6 +147,14 @@ public:
   mlir::Value reduceMax(mlir::Value v, llvm::ArrayRef<int64_t> axes);
   /// Normalizes a possibly negative axis; error (nullopt) if out of range.
   std::optional<int64_t> axis(int64_t a, int64_t rank);
+  /// axis() for ops that index a dimension: also an error on rank 0.
+  std::optional<int64_t> dimAxis(int64_t a, int64_t rank) {
+    if (rank == 0) {
+      (void)error("expected an input of rank >= 1, got a scalar");
+      return std::nullopt;
+    }
+    return axis(a, rank);
+  }
 };
 
 template <typename OpTy>

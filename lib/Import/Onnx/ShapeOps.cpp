@@ -323,9 +323,12 @@ LogicalResult importConcat(Importer &im, const Node &n) {
     ins.push_back(v);
   }
   SmallVector<int64_t> s(Importer::shape(ins[0]));
-  auto axis = im.axis(im.attrInt(n, "axis", 0), s.size());
+  auto axis = im.dimAxis(im.attrInt(n, "axis", 0), s.size());
   if (!axis)
     return failure();
+  for (Value v : ins)
+    if (Importer::shape(v).size() != s.size())
+      return im.error("inputs of different ranks");
   s[*axis] = 0;
   for (Value v : ins)
     s[*axis] += Importer::shape(v)[*axis];
@@ -339,8 +342,9 @@ LogicalResult importConcat(Importer &im, const Node &n) {
 LogicalResult importGather(Importer &im, const Node &n) {
   auto data = im.constInput(n, 0);
   auto idx = im.constInts(n, 1);
+  auto idxConst = im.constInput(n, 1);
   // Constant 1-D gather (shape arithmetic).
-  if (data && idx && data->getType().getRank() == 1 &&
+  if (data && idx && idxConst && data->getType().getRank() == 1 &&
       llvm::isa<IntegerType>(data->getElementType())) {
     SmallVector<APInt> vals(data->getValues<APInt>());
     SmallVector<APInt> out;
@@ -351,7 +355,7 @@ LogicalResult importGather(Importer &im, const Node &n) {
         return im.error("gather index out of range");
       out.push_back(vals[i]);
     }
-    auto idxShape = im.constInput(n, 1)->getType().getShape();
+    auto idxShape = idxConst->getType().getShape();
     im.setConstOutput(n, 0, DenseElementsAttr::get(
                                 im.tensor(idxShape, data->getElementType()),
                                 out));
@@ -361,7 +365,7 @@ LogicalResult importGather(Importer &im, const Node &n) {
   if (!values || !indices)
     return failure();
   auto vs = Importer::shape(values);
-  auto axis = im.axis(im.attrInt(n, "axis", 0), vs.size());
+  auto axis = im.dimAxis(im.attrInt(n, "axis", 0), vs.size());
   if (!axis)
     return failure();
   SmallVector<int64_t> is(Importer::shape(indices));
@@ -532,7 +536,7 @@ LogicalResult importSplit(Importer &im, const Node &n) {
   if (!v)
     return failure();
   SmallVector<int64_t> in(Importer::shape(v));
-  auto axis = im.axis(im.attrInt(n, "axis", 0), in.size());
+  auto axis = im.dimAxis(im.attrInt(n, "axis", 0), in.size());
   if (!axis)
     return failure();
   std::optional<SmallVector<int64_t>> split = im.attrInts(n, "split");
