@@ -42,25 +42,36 @@ def run(cmd):
     return proc.returncode, proc.stdout
 
 
-def main():
-    parser = argparse.ArgumentParser()
+def matrix_arguments(parser):
+    """The options both matrices share (train_matrix.py adds its own)."""
     parser.add_argument("--model", required=True)
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--data", action="append", default=[])
     parser.add_argument("--stages", default="1,2,4")
     parser.add_argument("--schedules", default="gpipe,1f1b")
     parser.add_argument("--microbatches", default="1,4,8")
-    parser.add_argument("--tolerance", default="1e-5")
     parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args()
 
-    os.makedirs(args.workdir, exist_ok=True)
+
+def write_data(workdir, specs):
+    """Writes data input k of `specs` (NAME=D0xD1x...) with phase k into
+    WORKDIR/NAME.npy; returns the runtime's --data arguments for them."""
+    os.makedirs(workdir, exist_ok=True)
     data_args = []
-    for k, spec in enumerate(args.data):
+    for k, spec in enumerate(specs):
         name, dims = spec.split("=")
-        path = os.path.join(args.workdir, name + ".npy")
+        path = os.path.join(workdir, name + ".npy")
         write_npy(path, [int(d) for d in dims.split("x")], k)
         data_args += ["--data", "%s=%s" % (name, path)]
+    return data_args
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    matrix_arguments(parser)
+    parser.add_argument("--tolerance", default="1e-5")
+    args = parser.parse_args()
+    data_args = write_data(args.workdir, args.data)
 
     configs = [(s, sched, m)
                for s in [int(v) for v in args.stages.split(",")]

@@ -28,30 +28,18 @@ runs are sequential. Prints one line per configuration and a summary; exits
 """
 import argparse
 import concurrent.futures
-import json
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from inference_matrix import write_npy  # noqa: E402
+from compare_losses import losses  # noqa: E402
+from inference_matrix import matrix_arguments, run, write_data  # noqa: E402
 
 OPTIMIZERS = [
     ("sgd", ["--optimizer", "sgd", "--momentum", "0.9", "--lr", "0.05"]),
     ("adam", ["--optimizer", "adam", "--lr", "0.001"]),
 ]
-
-
-def run(cmd):
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True)
-    return proc.returncode, proc.stdout
-
-
-def losses(path):
-    with open(path) as f:
-        return [json.loads(line)["loss"] for line in f if line.strip()]
 
 
 def parse_configs(text):
@@ -70,27 +58,14 @@ def label(config):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--model", required=True)
-    parser.add_argument("--workdir", required=True)
-    parser.add_argument("--data", action="append", default=[])
-    parser.add_argument("--stages", default="1,2,4")
-    parser.add_argument("--schedules", default="gpipe,1f1b")
-    parser.add_argument("--microbatches", default="1,4,8")
+    matrix_arguments(parser)
     parser.add_argument("--recompute", default="none,full,selective")
     parser.add_argument("--configs", default="")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--rtol", type=float, default=1e-5)
-    parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     start = time.time()
-
-    os.makedirs(args.workdir, exist_ok=True)
-    data_args = []
-    for k, spec in enumerate(args.data):
-        name, dims = spec.split("=")
-        path = os.path.join(args.workdir, name + ".npy")
-        write_npy(path, [int(d) for d in dims.split("x")], k)
-        data_args += ["--data", "%s=%s" % (name, path)]
+    data_args = write_data(args.workdir, args.data)
 
     schedules = args.schedules.split(",")
     configs = [(s, sched, m, policy, 1)
