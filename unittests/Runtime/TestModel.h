@@ -62,6 +62,19 @@ struct ModelConfig {
 /// caller if needed).
 schedule::Program buildProgram(const ModelConfig &config);
 
+/// The pw_rank_program arrays of a schedule program, owned: every rank's
+/// stages and actions, and the ranks of all-reduce groups.
+struct RankTables {
+  std::deque<std::vector<int32_t>> rankStages;
+  std::deque<std::vector<pw_action>> rankActions;
+  std::vector<pw_rank_program> ranks;
+  std::vector<int32_t> groupRanks;
+
+  /// Encodes `program`'s ranks and points `model`'s num_ranks, ranks and
+  /// group_ranks at them.
+  void encode(const schedule::Program &program, pw_model &model);
+};
+
 /// Owns every array of a pw_model.
 class ArithmeticModel {
 public:
@@ -85,10 +98,7 @@ private:
   std::deque<std::vector<pw_tensor_info>> stageArgs, stageResults;
   std::deque<std::vector<int32_t>> argSource, argIndex;
   std::vector<pw_stage> stages;
-  std::deque<std::vector<int32_t>> rankStages;
-  std::deque<std::vector<pw_action>> rankActions;
-  std::vector<pw_rank_program> ranks;
-  std::vector<int32_t> groupRanks;
+  RankTables rankTables;
 
   pw_tensor_info tensor(const std::string &name, int32_t dtype,
                         std::vector<int64_t> shape);
@@ -174,10 +184,7 @@ private:
   std::deque<std::vector<pw_tensor_info>> tensorLists;
   std::deque<std::vector<int32_t>> intLists;
   std::vector<pw_stage> stages;
-  std::deque<std::vector<int32_t>> rankStages;
-  std::deque<std::vector<pw_action>> rankActions;
-  std::vector<pw_rank_program> ranks;
-  std::vector<int32_t> groupRanks;
+  RankTables rankTables;
 
   pw_tensor_info tensor(const std::string &name, int32_t dtype,
                         std::vector<int64_t> shape);

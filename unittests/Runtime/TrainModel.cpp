@@ -424,30 +424,7 @@ TrainModel::TrainModel(const TrainConfig &config)
     stages.push_back(stage);
   }
 
-  for (const schedule::RankProgram &rank : prog.ranks) {
-    rankStages.emplace_back(rank.stages.begin(), rank.stages.end());
-    std::vector<pw_action> actions;
-    for (const schedule::Action &action : rank.actions) {
-      pw_action out = {};
-      out.kind = static_cast<int32_t>(action.kind);
-      out.stage = action.stage;
-      out.microbatch = action.microbatch;
-      out.payload = static_cast<int32_t>(action.payload);
-      out.peer = action.peer;
-      out.tag = action.tag;
-      out.group_begin = static_cast<int32_t>(groupRanks.size());
-      out.group_size = static_cast<int32_t>(action.group.size());
-      groupRanks.insert(groupRanks.end(), action.group.begin(),
-                        action.group.end());
-      actions.push_back(out);
-    }
-    rankActions.push_back(std::move(actions));
-    ranks.push_back(
-        pw_rank_program{static_cast<int32_t>(rankStages.back().size()),
-                        rankStages.back().data(),
-                        static_cast<int32_t>(rankActions.back().size()),
-                        rankActions.back().data()});
-  }
+  rankTables.encode(prog, model);
 
   model.abi_version = PW_MODEL_ABI_VERSION;
   model.name = "train";
@@ -455,7 +432,6 @@ TrainModel::TrainModel(const TrainConfig &config)
   model.schedule = names.back().c_str();
   model.num_stages = S;
   model.num_microbatches = cfg.microbatches;
-  model.num_ranks = static_cast<int32_t>(ranks.size());
   model.forward_only = 0;
   model.num_inputs = static_cast<int32_t>(inputs.size());
   model.inputs = inputs.data();
@@ -464,8 +440,6 @@ TrainModel::TrainModel(const TrainConfig &config)
   model.outputs = outputs.data();
   model.output_combine = outputCombine.data();
   model.stages = stages.data();
-  model.ranks = ranks.data();
-  model.group_ranks = groupRanks.empty() ? nullptr : groupRanks.data();
 }
 
 std::vector<float> makeTrainInput(int rows, int features) {
