@@ -50,6 +50,13 @@ std::string stagesOf(const schedule::RankProgram &rank) {
 
 /// The report: the step, the per-stage costs and the per-rank memory. Raw
 /// numbers are seconds and bytes (%g), followed by readable ones.
+/// Data-parallel replicas the program itself places on ranks
+/// (pipe-schedule{replicas=R}): the ranks holding stage 0, at least 1.
+int programReplicas(const schedule::Program &program) {
+  return std::max<int>(
+      1, static_cast<int>(schedule::ranksOfStage(program, 0).size()));
+}
+
 std::string formatReport(const schedule::Program &program,
                          const ModelCosts &costs, const sim::CostTable &table,
                          const sim::Cluster &cluster,
@@ -160,7 +167,7 @@ struct SchedSimulatePass
         llvm::all_of(replicas.asArrayRef(), [](int64_t r) { return r == 1; }))
       return success();
     // The program's own replicas (pipe-schedule placed them on ranks).
-    if (schedule::ranksOfStage(program, 0).size() > 1)
+    if (programReplicas(program) > 1)
       return success();
     if (static_cast<int>(replicas.size()) != program.numStages) {
       fn.emitError() << "sched-simulate: pipe.replicas has " << replicas.size()
@@ -262,10 +269,9 @@ struct SchedSimulatePass
       }
       // A program that replicates its stages (pipe-schedule{replicas=R})
       // splits the batch into R x M microbatches, one rank per device.
-      int programReplicas = std::max<int>(
-          1, static_cast<int>(schedule::ranksOfStage(program, 0).size()));
       sim::CostTable table = costs->costTable(
-          static_cast<int64_t>(program.numMicrobatches) * programReplicas);
+          static_cast<int64_t>(program.numMicrobatches) *
+          programReplicas(program));
       sim::Placement placement =
           sim::Placement::onePerRank(static_cast<int>(program.ranks.size()));
       int numDevices = static_cast<int>(program.ranks.size());
