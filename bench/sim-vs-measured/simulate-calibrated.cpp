@@ -35,8 +35,7 @@ using namespace pipewave;
 namespace {
 
 int fail(const std::string &message) {
-  std::fprintf(stderr, "pipewave-sim-calibrated: error: %s\n",
-               message.c_str());
+  std::fprintf(stderr, "pipewave-sim-calibrated: error: %s\n", message.c_str());
   return 1;
 }
 

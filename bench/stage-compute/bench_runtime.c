@@ -77,8 +77,8 @@ struct gemm_ctx {
 
 static void run_gemm(void *p) {
   struct gemm_ctx *g = p;
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k,
-              1.0f, g->a, g->k, g->b, g->n, 0.0f, g->c, g->n);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k, 1.0f,
+              g->a, g->k, g->b, g->n, 0.0f, g->c, g->n);
 }
 
 int pw_runtime_main(int argc, char **argv, const pw_model *m) {
@@ -100,7 +100,10 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
   double best, median;
   timeit(run_stage, &c, reps, &best, &median);
 
-  struct gemm_ctx g = {gm, gk, gn, aligned_alloc(64, 4ul * gm * gk),
+  struct gemm_ctx g = {gm,
+                       gk,
+                       gn,
+                       aligned_alloc(64, 4ul * gm * gk),
                        aligned_alloc(64, 4ul * gk * gn),
                        aligned_alloc(64, 4ul * gm * gn)};
   fill(g.a, (size_t)gm * gk, 1);
@@ -113,8 +116,7 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
     checksum += ((const float *)c.results[0])[i];
   printf("stage 0 forward: best %.3f ms median %.3f ms = %.1f GFLOP/s "
          "(counting the %dx%dx%d matmul), checksum %.6g\n",
-         best * 1e3, median * 1e3, flops / best * 1e-9, gm, gk, gn,
-         checksum);
+         best * 1e3, median * 1e3, flops / best * 1e-9, gm, gk, gn, checksum);
   printf("cblas_sgemm:     best %.3f ms median %.3f ms = %.1f GFLOP/s\n",
          gbest * 1e3, gmedian * 1e3, flops / gbest * 1e-9);
   printf("ratio (best): %.2f of OpenBLAS sgemm\n", gbest / best);

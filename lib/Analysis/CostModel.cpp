@@ -37,8 +37,8 @@
 //  compute-bound ops, bytes = touched:
 //    tosa.matmul          [B,M,K] x [B,K,N]: 2.B.M.N.K
 //    tosa.conv2d          weight [OC,KH,KW,IC]: 2.n(out).KH.KW.IC + n(out)
-//    tosa.conv3d          weight [OC,KD,KH,KW,IC]: 2.n(out).KD.KH.KW.IC + n(out)
-//    tosa.depthwise_conv2d weight [KH,KW,C,M]: 2.n(out).KH.KW + n(out)
+//    tosa.conv3d          weight [OC,KD,KH,KW,IC]: 2.n(out).KD.KH.KW.IC +
+//    n(out) tosa.depthwise_conv2d weight [KH,KW,C,M]: 2.n(out).KH.KW + n(out)
 //    tosa.transpose_conv2d input [N,IH,IW,IC], weight [OC,KH,KW,IC]:
 //                         2.N.IH.IW.IC.OC.KH.KW + n(out)
 //    tosa.avg_pool2d      n(out).(KH.KW + 1)
@@ -155,16 +155,16 @@ std::optional<double> elementwiseFactor(Operation *op) {
             tosa::GreaterOp, tosa::GreaterEqualOp, tosa::LogicalAndOp,
             tosa::LogicalOrOp, tosa::LogicalXorOp, tosa::LogicalNotOp,
             tosa::LogicalLeftShiftOp, tosa::LogicalRightShiftOp,
-            tosa::ArithmeticRightShiftOp, tosa::BitwiseAndOp,
-            tosa::BitwiseOrOp, tosa::BitwiseXorOp, tosa::BitwiseNotOp,
-            tosa::ClzOp, tosa::TableOp>([](auto) { return 1.0; })
+            tosa::ArithmeticRightShiftOp, tosa::BitwiseAndOp, tosa::BitwiseOrOp,
+            tosa::BitwiseXorOp, tosa::BitwiseNotOp, tosa::ClzOp, tosa::TableOp>(
+          [](auto) { return 1.0; })
       .Case<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
             arith::MaximumFOp, arith::MinimumFOp, arith::AddIOp, arith::SubIOp,
             arith::MulIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp,
             arith::CmpFOp, arith::CmpIOp, arith::SelectOp, arith::ExtFOp,
             arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-            arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
-            arith::FPToUIOp>([](auto) { return 1.0; })
+            arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(
+          [](auto) { return 1.0; })
       .Case<tosa::ClampOp>([](auto) { return 2.0; })
       .Case<tosa::IntDivOp, tosa::ReciprocalOp, tosa::RsqrtOp, tosa::RescaleOp,
             arith::DivFOp, arith::DivSIOp, arith::DivUIOp, arith::RemFOp>(
@@ -190,8 +190,8 @@ FailureOr<OpCost> structuredCost(Operation *op) {
       .Case<tosa::AddShapeOp, tosa::SubShapeOp, tosa::MulShapeOp,
             tosa::DivCeilShapeOp, tosa::DivFloorShapeOp, tosa::ModShapeOp,
             tosa::MaxShapeOp, tosa::MinShapeOp, tosa::Exp2ShapeOp,
-            tosa::Log2CeilShapeOp, tosa::Log2FloorShapeOp,
-            tosa::ConcatShapeOp, tosa::SliceShapeOp, tosa::DimOp>(zero)
+            tosa::Log2CeilShapeOp, tosa::Log2FloorShapeOp, tosa::ConcatShapeOp,
+            tosa::SliceShapeOp, tosa::DimOp>(zero)
       // Views and no-ops.
       .Case<tosa::ReshapeOp, tosa::IdentityOp, tensor::ExpandShapeOp,
             tensor::CollapseShapeOp, tensor::CastOp, tensor::EmptyOp>(zero)
@@ -202,7 +202,7 @@ FailureOr<OpCost> structuredCost(Operation *op) {
         return OpCost{numElements(op->getOperand(0)), touchedBytes(op)};
       })
       .Case<tosa::MatMulOp>([](tosa::MatMulOp mm) -> Result {
-        ArrayRef<int64_t> a = shapeOf(mm.getA());      // [B, M, K]
+        ArrayRef<int64_t> a = shapeOf(mm.getA());        // [B, M, K]
         ArrayRef<int64_t> out = shapeOf(mm.getOutput()); // [B, M, N]
         return OpCost{2 * product(out) * static_cast<double>(a[2]),
                       touchedBytes(mm)};
@@ -219,19 +219,21 @@ FailureOr<OpCost> structuredCost(Operation *op) {
         return OpCost{2 * out * product(w.drop_front()) + out,
                       touchedBytes(conv)};
       })
-      .Case<tosa::DepthwiseConv2DOp>([](tosa::DepthwiseConv2DOp conv) -> Result {
-        ArrayRef<int64_t> w = shapeOf(conv.getWeight()); // [KH, KW, C, M]
-        double out = numElements(conv.getOutput());
-        return OpCost{2 * out * product(w.take_front(2)) + out,
-                      touchedBytes(conv)};
-      })
-      .Case<tosa::TransposeConv2DOp>([](tosa::TransposeConv2DOp conv) -> Result {
-        double in = numElements(conv.getInput());          // N.IH.IW.IC
-        ArrayRef<int64_t> w = shapeOf(conv.getWeight());    // [OC, KH, KW, IC]
-        double out = numElements(conv.getOutput());
-        return OpCost{2 * in * product(w.take_front(3)) + out,
-                      touchedBytes(conv)};
-      })
+      .Case<tosa::DepthwiseConv2DOp>(
+          [](tosa::DepthwiseConv2DOp conv) -> Result {
+            ArrayRef<int64_t> w = shapeOf(conv.getWeight()); // [KH, KW, C, M]
+            double out = numElements(conv.getOutput());
+            return OpCost{2 * out * product(w.take_front(2)) + out,
+                          touchedBytes(conv)};
+          })
+      .Case<tosa::TransposeConv2DOp>(
+          [](tosa::TransposeConv2DOp conv) -> Result {
+            double in = numElements(conv.getInput());        // N.IH.IW.IC
+            ArrayRef<int64_t> w = shapeOf(conv.getWeight()); // [OC, KH, KW, IC]
+            double out = numElements(conv.getOutput());
+            return OpCost{2 * in * product(w.take_front(3)) + out,
+                          touchedBytes(conv)};
+          })
       .Case<tosa::AvgPool2dOp>([](tosa::AvgPool2dOp pool) -> Result {
         double out = numElements(pool.getOutput());
         return OpCost{out * (product(pool.getKernel()) + 1),

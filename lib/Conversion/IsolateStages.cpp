@@ -1,4 +1,5 @@
-//===- IsolateStages.cpp - pipe-isolate-stages ------------------------------===//
+//===- IsolateStages.cpp - pipe-isolate-stages
+//------------------------------===//
 //
 // Part of the pipewave project.
 //
@@ -61,11 +62,10 @@ struct PipeIsolateStagesPass
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> lowered(stages);
     for (func::FuncOp fn : stages)
-      for (StringRef attrName :
-           {pipe::PipeDialect::getFwdAttrName(),
-            pipe::PipeDialect::getBwdAttrName(),
-            pipe::PipeDialect::getBwdInputAttrName(),
-            pipe::PipeDialect::getBwdWeightAttrName()}) {
+      for (StringRef attrName : {pipe::PipeDialect::getFwdAttrName(),
+                                 pipe::PipeDialect::getBwdAttrName(),
+                                 pipe::PipeDialect::getBwdInputAttrName(),
+                                 pipe::PipeDialect::getBwdWeightAttrName()}) {
         auto ref = fn->getAttrOfType<FlatSymbolRefAttr>(attrName);
         if (!ref)
           continue;

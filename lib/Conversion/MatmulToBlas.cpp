@@ -1,4 +1,5 @@
-//===- MatmulToBlas.cpp - pipe-matmul-to-blas ------------------------------===//
+//===- MatmulToBlas.cpp - pipe-matmul-to-blas
+//------------------------------===//
 //
 // Part of the pipewave project.
 //
@@ -21,8 +22,8 @@
 #include "MatmulUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace pipewave {
 #define GEN_PASS_DEF_PIPEMATMULTOBLAS
@@ -38,8 +39,7 @@ namespace {
 MemRefType dynamicStrided(MLIRContext *ctx, int64_t rank) {
   SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
   SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
-  auto layout =
-      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides);
+  auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides);
   return MemRefType::get(shape, Float32Type::get(ctx), layout);
 }
 
@@ -88,8 +88,8 @@ struct PipeMatmulToBlasPass
       }
       b.setInsertionPoint(op);
       Location loc = op.getLoc();
-      SmallVector<Value> operands = {arith::ConstantOp::create(
-          b, loc, b.getF32FloatAttr(beta))};
+      SmallVector<Value> operands = {
+          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(beta))};
       for (Value v : {op.getDpsInputOperand(0)->get(),
                       op.getDpsInputOperand(1)->get(), out})
         operands.push_back(memref::CastOp::create(b, loc, operandType, v));

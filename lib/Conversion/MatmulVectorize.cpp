@@ -1,4 +1,5 @@
-//===- MatmulVectorize.cpp - pipe-matmul-vectorize -------------------------===//
+//===- MatmulVectorize.cpp - pipe-matmul-vectorize
+//-------------------------===//
 //
 // Part of the pipewave project.
 //
@@ -52,8 +53,8 @@ int64_t fit(int64_t size, int64_t target) {
 /// Tiles `op` with `sizes` (0: untiled) in loop order `interchange`; returns
 /// the tiled op, or null on failure (the IR is unchanged then). `loops` gets
 /// the generated loops, outermost first.
-Operation *tile(RewriterBase &rewriter, Operation *op,
-                ArrayRef<int64_t> sizes, ArrayRef<int64_t> interchange,
+Operation *tile(RewriterBase &rewriter, Operation *op, ArrayRef<int64_t> sizes,
+                ArrayRef<int64_t> interchange,
                 SmallVectorImpl<LoopLikeOpInterface> *loops = nullptr) {
   scf::SCFTilingOptions options;
   SmallVector<OpFoldResult> tileSizes;
@@ -109,9 +110,9 @@ struct PipeMatmulVectorizePass
         v.append({vm, vn, vk});
         return v;
       };
-      SmallVector<int64_t> cacheOrder =
-          batched ? SmallVector<int64_t>{0, 2, 3, 1}
-                  : SmallVector<int64_t>{1, 2, 0};
+      SmallVector<int64_t> cacheOrder = batched
+                                            ? SmallVector<int64_t>{0, 2, 3, 1}
+                                            : SmallVector<int64_t>{1, 2, 0};
       Operation *cur = tile(rewriter, op, dims(1, tmc, tnc, tkc), cacheOrder);
       if (!cur)
         continue;
@@ -193,8 +194,8 @@ struct PipeLowerVectorsPass
           vector::populateVectorShapeCastLoweringPatterns(patterns);
         })) ||
         failed(apply([&](RewritePatternSet &patterns) {
-          vector::populateVectorTransferLoweringPatterns(
-              patterns, /*maxTransferRank=*/1);
+          vector::populateVectorTransferLoweringPatterns(patterns,
+                                                         /*maxTransferRank=*/1);
         })))
       return signalPassFailure();
   }

@@ -1,4 +1,5 @@
-//===- Pipelines.cpp - pipe-lower-to-llvm -----------------------------------===//
+//===- Pipelines.cpp - pipe-lower-to-llvm
+//-----------------------------------===//
 //
 // Part of the pipewave project.
 //

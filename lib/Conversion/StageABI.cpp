@@ -1,4 +1,5 @@
-//===- StageABI.cpp - pipe-stage-abi: runtime wrappers of stages -----------===//
+//===- StageABI.cpp - pipe-stage-abi: runtime wrappers of stages
+//-----------===//
 //
 // Part of the pipewave project.
 //
@@ -67,9 +68,8 @@ Value buildMemRef(OpBuilder &b, Location loc, Value ptr, MemRefType type) {
                                      ArrayRef<int64_t>{2});
   int64_t stride = 1;
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    desc = LLVM::InsertValueOp::create(b, loc, desc,
-                                       constant(type.getDimSize(d)),
-                                       ArrayRef<int64_t>{3, d});
+    desc = LLVM::InsertValueOp::create(
+        b, loc, desc, constant(type.getDimSize(d)), ArrayRef<int64_t>{3, d});
     desc = LLVM::InsertValueOp::create(b, loc, desc, constant(stride),
                                        ArrayRef<int64_t>{4, d});
     stride *= type.getDimSize(d);
@@ -77,7 +77,8 @@ Value buildMemRef(OpBuilder &b, Location loc, Value ptr, MemRefType type) {
   return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
 }
 
-struct PipeStageABIPass : public pipewave::impl::PipeStageABIBase<PipeStageABIPass> {
+struct PipeStageABIPass
+    : public pipewave::impl::PipeStageABIBase<PipeStageABIPass> {
   using PipeStageABIBase::PipeStageABIBase;
 
   void runOnOperation() override {
@@ -157,8 +158,8 @@ struct PipeStageABIPass : public pipewave::impl::PipeStageABIBase<PipeStageABIPa
     MLIRContext *ctx = &getContext();
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
     if (symbols.lookup(name))
-      return fn.emitError() << "pipe-stage-abi: symbol '@" << name
-                            << "' already exists";
+      return fn.emitError()
+             << "pipe-stage-abi: symbol '@" << name << "' already exists";
     OpBuilder b(ctx);
     b.setInsertionPointAfter(fn);
     Location loc = fn.getLoc();
@@ -170,9 +171,9 @@ struct PipeStageABIPass : public pipewave::impl::PipeStageABIBase<PipeStageABIPa
 
     SmallVector<Value> operands(fn.getNumArguments());
     auto load = [&](Value array, unsigned slot, unsigned argNo) {
-      Value addr = LLVM::GEPOp::create(b, loc, ptrType, ptrType, array,
-                                       ArrayRef<LLVM::GEPArg>{
-                                           static_cast<int32_t>(slot)});
+      Value addr = LLVM::GEPOp::create(
+          b, loc, ptrType, ptrType, array,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slot)});
       Value ptr = LLVM::LoadOp::create(b, loc, ptrType, addr);
       operands[argNo] = buildMemRef(
           b, loc, ptr, cast<MemRefType>(fn.getArgumentTypes()[argNo]));

@@ -1,4 +1,5 @@
-//===- UniqueResultBuffers.cpp - pipe-unique-result-buffers -----------------===//
+//===- UniqueResultBuffers.cpp - pipe-unique-result-buffers
+//-----------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,4 +1,5 @@
-//===- Pipelines.cpp - Registered pass pipelines ---------------------------===//
+//===- Pipelines.cpp - Registered pass pipelines
+//---------------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,4 +1,5 @@
-//===- Registration.cpp - Registering pipewave dialects and passes ---------===//
+//===- Registration.cpp - Registering pipewave dialects and passes
+//---------===//
 //
 // Part of the pipewave project.
 //

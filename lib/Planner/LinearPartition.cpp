@@ -1,4 +1,5 @@
-//===- LinearPartition.cpp - Cutting a sequence into balanced parts --------===//
+//===- LinearPartition.cpp - Cutting a sequence into balanced parts
+//--------===//
 //
 // Part of the pipewave project.
 //

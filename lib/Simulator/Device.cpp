@@ -19,9 +19,9 @@
 
 namespace pipewave::sim {
 
-using json::JsonValue;
 using json::jsonNumber;
 using json::jsonQuote;
+using json::JsonValue;
 using json::parseJson;
 
 const char *stringify(Precision precision) {

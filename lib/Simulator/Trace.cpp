@@ -15,12 +15,12 @@
 
 namespace pipewave::sim {
 
+using json::jsonNumber;
+using json::jsonQuote;
 using schedule::Action;
 using schedule::ActionKind;
 using schedule::Program;
 using schedule::Slice;
-using json::jsonNumber;
-using json::jsonQuote;
 
 namespace {
 

@@ -25,8 +25,7 @@ void *Backend::allocate(size_t bytes) {
     return nullptr;
   void *ptr = std::aligned_alloc(kBufferAlignment, alignUp(bytes));
   if (!ptr)
-    throw Error("out of memory allocating " + std::to_string(bytes) +
-                " bytes");
+    throw Error("out of memory allocating " + std::to_string(bytes) + " bytes");
   std::memset(ptr, 0, alignUp(bytes));
   return ptr;
 }
@@ -86,8 +85,8 @@ bool Backend::agree(bool ok) {
 
 bool startedByLauncher() {
   static const char *const kVariables[] = {
-      "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
-      "MPI_LOCALNRANKS", "MV2_COMM_WORLD_SIZE"};
+      "OMPI_COMM_WORLD_SIZE", "PMIX_RANK",          "PMI_RANK", "PMI_SIZE",
+      "MPI_LOCALNRANKS",      "MV2_COMM_WORLD_SIZE"};
   for (const char *name : kVariables)
     if (std::getenv(name))
       return true;

@@ -17,8 +17,7 @@ namespace pipewave::runtime {
 
 namespace {
 
-template <typename T>
-void addInto(void *dst, const void *src, size_t count) {
+template <typename T> void addInto(void *dst, const void *src, size_t count) {
   T *out = static_cast<T *>(dst);
   const T *in = static_cast<const T *>(src);
   for (size_t i = 0; i < count; ++i)

@@ -65,8 +65,7 @@ public:
 
   RequestId ibarrier() override { return completed(); }
 
-  std::vector<std::string> gather(const std::string &bytes,
-                                  int root) override {
+  std::vector<std::string> gather(const std::string &bytes, int root) override {
     checkPeer(root);
     return {bytes};
   }

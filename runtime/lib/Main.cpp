@@ -238,9 +238,8 @@ void Driver::loadData() {
     auto it = byName.find(name);
     if (it == byName.end())
       usageError("--data " + name + "=" + file +
-                 ": the model has no data input '" + name +
-                 "' (data inputs: " + (dataNames.empty() ? "none" : dataNames) +
-                 ")");
+                 ": the model has no data input '" + name + "' (data inputs: " +
+                 (dataNames.empty() ? "none" : dataNames) + ")");
     if (model.input_is_param[it->second])
       usageError("--data " + name + "=" + file + ": '" + name +
                  "' is a parameter, not a data input (give parameters with "
@@ -254,7 +253,8 @@ void Driver::loadData() {
     if (!model.input_is_param[i] && !files.count(i))
       missing += (missing.empty() ? "'" : ", '") + inputName(model, i) + "'";
   if (!missing.empty())
-    usageError("missing data input " + missing + " (give each with --data NAME=FILE.npy; see --help)");
+    usageError("missing data input " + missing +
+               " (give each with --data NAME=FILE.npy; see --help)");
 
   // Every rank checks every file's header, so all report the same error. A
   // file holds one global batch or several (dimension 0 a multiple of the
@@ -334,9 +334,8 @@ void Driver::loadParameters() {
     const SafetensorsEntry *entry = reader.find(name);
     if (!entry)
       usageError("--init '" + options.initFile + "' has no tensor '" + name +
-                 "' for parameter '" + name + "' (" +
-                 dtypeName(info.dtype) + " " + shapeString(shapeOf(info)) +
-                 ")");
+                 "' for parameter '" + name + "' (" + dtypeName(info.dtype) +
+                 " " + shapeString(shapeOf(info)) + ")");
     if (entry->dtype != info.dtype || entry->shape != shapeOf(info))
       usageError("--init '" + options.initFile + "': tensor '" + name +
                  "' is " + dtypeName(entry->dtype) + " " +
@@ -768,12 +767,12 @@ int Driver::execute() {
       perMicrobatch += (k ? ", stage " : "stage ") + std::to_string(s) + " " +
                        std::to_string(executor.activationBytes(s));
     }
-    std::vector<std::string> all = backend->gather(
-        "memory: rank " + std::to_string(rank) + " stages [" + stagesText +
-            "]: peak activation memory " +
-            std::to_string(executor.peakActivationBytes()) +
-            " bytes (per microbatch: " + perMicrobatch + ")",
-        0);
+    std::vector<std::string> all =
+        backend->gather("memory: rank " + std::to_string(rank) + " stages [" +
+                            stagesText + "]: peak activation memory " +
+                            std::to_string(executor.peakActivationBytes()) +
+                            " bytes (per microbatch: " + perMicrobatch + ")",
+                        0);
     if (rank == 0)
       for (const std::string &line : all)
         printLine(line);
@@ -801,10 +800,10 @@ int Driver::finishOutputs(const std::vector<HostTensor> &outputs) {
     char hash[32];
     std::snprintf(hash, sizeof(hash), "0x%016" PRIx64,
                   fnv1a(output.data(), output.bytes()));
-    printLine("output " + name + ": shape " + shapeString(output.shape) +
-              ", sum " +
-              formatDouble("%.6e", elementSum(output.dtype, output.data(), count)) +
-              ", checksum " + hash);
+    printLine(
+        "output " + name + ": shape " + shapeString(output.shape) + ", sum " +
+        formatDouble("%.6e", elementSum(output.dtype, output.data(), count)) +
+        ", checksum " + hash);
     if (!options.outDir.empty()) {
       std::string file = name;
       for (char &c : file)
@@ -819,9 +818,9 @@ int Driver::finishOutputs(const std::vector<HostTensor> &outputs) {
     size_t bad = 0, first = 0;
     double worst = 0;
     auto value = [](const HostTensor &t, size_t i) {
-      return elementSum(t.dtype,
-                        static_cast<const char *>(t.data()) + i * dtypeSize(t.dtype),
-                        1);
+      return elementSum(
+          t.dtype, static_cast<const char *>(t.data()) + i * dtypeSize(t.dtype),
+          1);
     };
     for (size_t i = 0; i < count; ++i) {
       double got = value(output, i), ref = value(want, i);
@@ -882,9 +881,9 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
     return error.exitCode;
   }
   if (options.help) {
-    std::fputs(usage(baseName(argc > 0 ? argv[0] : nullptr).c_str(), *model)
-                   .c_str(),
-               stdout);
+    std::fputs(
+        usage(baseName(argc > 0 ? argv[0] : nullptr).c_str(), *model).c_str(),
+        stdout);
     return ExitOk;
   }
   if (options.printRanks) {

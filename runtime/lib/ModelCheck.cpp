@@ -166,7 +166,8 @@ void checkStage(const pw_model &model, int s, int replicas) {
   std::string where = "stage " + std::to_string(s);
   if (stage.num_args < 0 || stage.num_results < 0)
     modelError(where + " has a negative argument or result count");
-  if (stage.num_args > 0 && (!stage.args || !stage.arg_source || !stage.arg_index))
+  if (stage.num_args > 0 &&
+      (!stage.args || !stage.arg_source || !stage.arg_index))
     modelError(where + " lacks its argument arrays");
   if (stage.num_results > 0 && !stage.results)
     modelError(where + " lacks its result array");
@@ -200,7 +201,8 @@ void checkStage(const pw_model &model, int s, int replicas) {
     }
     case PW_FROM_PREVIOUS: {
       if (s == 0)
-        modelError(what + " comes from the previous stage, but stage 0 has none");
+        modelError(what +
+                   " comes from the previous stage, but stage 0 has none");
       const pw_stage &previous = model.stages[s - 1];
       if (index < 0 || index >= previous.num_results)
         modelError(what + " refers to result " + std::to_string(index) +
@@ -287,13 +289,12 @@ void checkAction(const pw_model &model, int r, int i, const pw_action &action) {
         modelError(where + ": all-reduce group member out of range");
     }
   }
-  bool training = action.kind == PW_ACT_BACKWARD ||
-                  action.kind == PW_ACT_BACKWARD_INPUT ||
-                  action.kind == PW_ACT_BACKWARD_WEIGHT ||
-                  action.kind == PW_ACT_ALLREDUCE ||
-                  action.kind == PW_ACT_OPTIMIZER ||
-                  ((action.kind == PW_ACT_SEND || action.kind == PW_ACT_RECV) &&
-                   action.payload == PW_GRADIENT);
+  bool training =
+      action.kind == PW_ACT_BACKWARD || action.kind == PW_ACT_BACKWARD_INPUT ||
+      action.kind == PW_ACT_BACKWARD_WEIGHT ||
+      action.kind == PW_ACT_ALLREDUCE || action.kind == PW_ACT_OPTIMIZER ||
+      ((action.kind == PW_ACT_SEND || action.kind == PW_ACT_RECV) &&
+       action.payload == PW_GRADIENT);
   if (!training)
     return;
   const pw_stage &stage = model.stages[action.stage];

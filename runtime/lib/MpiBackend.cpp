@@ -168,8 +168,7 @@ public:
     return id;
   }
 
-  std::vector<std::string> gather(const std::string &bytes,
-                                  int root) override {
+  std::vector<std::string> gather(const std::string &bytes, int root) override {
     checkPeer(root);
     if (bytes.size() > static_cast<size_t>(INT_MAX))
       throw Error("gather of more than 2 GiB");

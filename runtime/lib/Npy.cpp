@@ -22,7 +22,8 @@ namespace {
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
 
-[[noreturn]] void npyError(const std::string &what, const std::string &message) {
+[[noreturn]] void npyError(const std::string &what,
+                           const std::string &message) {
   throw Error("'" + what + "': " + message, ExitUsage);
 }
 
@@ -94,7 +95,8 @@ private:
   }
   void expect(char c) {
     if (!consume(c))
-      fail(std::string("expected '") + c + "' at offset " + std::to_string(pos));
+      fail(std::string("expected '") + c + "' at offset " +
+           std::to_string(pos));
   }
   std::string parseString() {
     char quote = peek();
@@ -163,8 +165,8 @@ int32_t dtypeFromDescr(const std::string &descr, const std::string &what) {
     dtype = PW_I8;
   else if (type == "b1")
     dtype = PW_BOOL;
-  if (dtype < 0 || (order != '<' && order != '>' && order != '|' &&
-                    order != '='))
+  if (dtype < 0 ||
+      (order != '<' && order != '>' && order != '|' && order != '='))
     npyError(what, "unsupported dtype '" + descr +
                        "' (supported: <f4 <f8 <i4 <i8 |i1 |b1)");
   if (order == '>' && dtypeSize(dtype) > 1)
@@ -224,7 +226,8 @@ NpyHeader parseNpyHeader(const void *data, size_t size,
   size_t lengthBytes = header.major == 1 ? 2 : 4;
   if (size < preambleSize(header.major))
     npyError(what, "truncated .npy header");
-  size_t headerLength = readLE(p + kMagicSize + 2, static_cast<int>(lengthBytes));
+  size_t headerLength =
+      readLE(p + kMagicSize + 2, static_cast<int>(lengthBytes));
   size_t start = preambleSize(header.major);
   if (size - start < headerLength)
     npyError(what, "truncated .npy header (needs " +
@@ -239,8 +242,8 @@ NpyHeader parseNpyHeader(const void *data, size_t size,
   header.dtype = dtypeFromDescr(*parser.descr, what);
   header.shape = *parser.shape;
   header.dataOffset = start + headerLength;
-  header.dataBytes =
-      static_cast<uint64_t>(numElements(header.shape)) * dtypeSize(header.dtype);
+  header.dataBytes = static_cast<uint64_t>(numElements(header.shape)) *
+                     dtypeSize(header.dtype);
   return header;
 }
 
@@ -253,8 +256,8 @@ NpyHeader readNpyHeader(const std::string &path) {
   size_t pre = preambleSize(preamble[6]);
   if (have < pre)
     npyError(path, "truncated .npy header");
-  size_t headerLength = readLE(preamble + kMagicSize + 2,
-                               preamble[6] == 1 ? 2 : 4);
+  size_t headerLength =
+      readLE(preamble + kMagicSize + 2, preamble[6] == 1 ? 2 : 4);
   if (file.size() < pre + headerLength)
     npyError(path, "truncated .npy header (needs " +
                        std::to_string(pre + headerLength) +
@@ -286,8 +289,8 @@ HostTensor readNpy(const std::string &path) {
 }
 
 std::string encodeNpyHeader(int32_t dtype, const std::vector<int64_t> &shape) {
-  std::string dict = "{'descr': '" + descrOf(dtype) +
-                     "', 'fortran_order': False, 'shape': (";
+  std::string dict =
+      "{'descr': '" + descrOf(dtype) + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < shape.size(); ++i) {
     dict += std::to_string(shape[i]);
     if (shape.size() == 1 || i + 1 < shape.size())

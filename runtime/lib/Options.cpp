@@ -202,8 +202,8 @@ std::string usage(const char *program, const pw_model &model) {
                      (model.num_ranks == 1 ? "" : "s") + ": pipewave-run -n " +
                      std::to_string(model.num_ranks) + " " + program +
                      " ...)\n\n";
-  text += std::string("model '") + (model.name ? model.name : "") + "': " +
-          std::to_string(model.num_stages) + " stages, " +
+  text += std::string("model '") + (model.name ? model.name : "") +
+          "': " + std::to_string(model.num_stages) + " stages, " +
           std::to_string(model.num_microbatches) + " microbatches, schedule " +
           (model.schedule ? model.schedule : "?") +
           (model.forward_only ? " (forward only)" : "") + "\n";

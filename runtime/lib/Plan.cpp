@@ -277,9 +277,7 @@ private:
       buffers[b].slot = slots.front();
       slots.pop_front();
     };
-    auto ref = [&](int b) {
-      return SlotRef{buffers[b].pool, buffers[b].slot};
-    };
+    auto ref = [&](int b) { return SlotRef{buffers[b].pool, buffers[b].slot}; };
 
     std::vector<std::vector<int>> dying(n);
     for (size_t b = 0; b < buffers.size(); ++b)

@@ -70,10 +70,9 @@ SafetensorsReader::SafetensorsReader(const std::string &path)
     stError(path, "header length " + std::to_string(headerLength) +
                       " is implausible (not a safetensors file?)");
   if (headerLength > file->size() - 8)
-    stError(path, "truncated: the header needs " +
-                      std::to_string(8 + headerLength) +
-                      " bytes but the file has " +
-                      std::to_string(file->size()));
+    stError(path,
+            "truncated: the header needs " + std::to_string(8 + headerLength) +
+                " bytes but the file has " + std::to_string(file->size()));
   std::string text(headerLength, '\0');
   file->readAt(8, text.data(), text.size(), "the header");
   JsonValue root = parseJson(text, path + ": safetensors header");
@@ -173,8 +172,8 @@ void SafetensorsReader::read(const std::string &name, int32_t dtype,
                         safetensorsDTypeName(dtype));
   if (entry->shape != shape)
     stError(path(), "tensor '" + name + "' has shape " +
-                        shapeString(entry->shape) +
-                        " but the model expects " + shapeString(shape));
+                        shapeString(entry->shape) + " but the model expects " +
+                        shapeString(shape));
   file->readAt(entry->begin, dst, entry->end - entry->begin,
                "tensor '" + name + "'");
 }
@@ -188,9 +187,9 @@ HostTensor SafetensorsReader::read(const std::string &name) const {
   return tensor;
 }
 
-std::string encodeSafetensorsHeader(
-    const std::vector<SafetensorsTensorRef> &tensors,
-    const std::map<std::string, std::string> &metadata) {
+std::string
+encodeSafetensorsHeader(const std::vector<SafetensorsTensorRef> &tensors,
+                        const std::map<std::string, std::string> &metadata) {
   std::string json = "{";
   bool first = true;
   if (!metadata.empty()) {

@@ -115,8 +115,8 @@ AlignedBuffer::~AlignedBuffer() { std::free(ptr); }
 
 HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape)
     : dtype(dtype), shape(std::move(shape)),
-      buffer(static_cast<size_t>(numElements(this->shape)) *
-             dtypeSize(dtype)) {}
+      buffer(static_cast<size_t>(numElements(this->shape)) * dtypeSize(dtype)) {
+}
 
 std::vector<int64_t> microbatchShape(const std::vector<int64_t> &shape,
                                      int microbatches,
@@ -125,7 +125,8 @@ std::vector<int64_t> microbatchShape(const std::vector<int64_t> &shape,
     throw Error("invalid number of microbatches " +
                 std::to_string(microbatches));
   if (shape.empty())
-    throw Error(what + " is a scalar and has no batch dimension to split into " +
+    throw Error(what +
+                " is a scalar and has no batch dimension to split into " +
                 std::to_string(microbatches) + " microbatches");
   if (shape[0] % microbatches != 0)
     throw Error(what + ": batch dimension " + std::to_string(shape[0]) +

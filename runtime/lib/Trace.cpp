@@ -19,13 +19,14 @@ void Trace::add(const std::string &name, const char *category, double begin,
 
 std::string Trace::eventsJson(int rank) const {
   std::string pid = std::to_string(rank);
-  std::string out =
-      "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + pid +
-      ",\"tid\":0,\"args\":{\"name\":\"rank " + pid + "\"}},"
-      "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" + pid +
-      ",\"tid\":0,\"args\":{\"sort_index\":" + pid + "}},"
-      "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + pid +
-      ",\"tid\":0,\"args\":{\"name\":\"actions\"}}";
+  std::string out = "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + pid +
+                    ",\"tid\":0,\"args\":{\"name\":\"rank " + pid +
+                    "\"}},"
+                    "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" +
+                    pid + ",\"tid\":0,\"args\":{\"sort_index\":" + pid +
+                    "}},"
+                    "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" +
+                    pid + ",\"tid\":0,\"args\":{\"name\":\"actions\"}}";
   char numbers[96];
   for (const Event &event : events) {
     double ts = (event.begin - originSeconds) * 1e6;
@@ -33,9 +34,8 @@ std::string Trace::eventsJson(int rank) const {
     std::snprintf(numbers, sizeof(numbers), ",\"ts\":%.3f,\"dur\":%.3f", ts,
                   dur < 0 ? 0.0 : dur);
     out += ",{\"name\":" + jsonQuote(event.name) + ",\"cat\":\"" +
-           event.category + "\",\"ph\":\"X\",\"pid\":" + pid +
-           ",\"tid\":0" + numbers + ",\"args\":{\"step\":" +
-           std::to_string(event.step) + "}}";
+           event.category + "\",\"ph\":\"X\",\"pid\":" + pid + ",\"tid\":0" +
+           numbers + ",\"args\":{\"step\":" + std::to_string(event.step) + "}}";
   }
   return out;
 }

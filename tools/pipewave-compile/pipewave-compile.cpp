@@ -1,4 +1,5 @@
-//===- pipewave-compile.cpp - Model in, runnable binary out ----------------===//
+//===- pipewave-compile.cpp - Model in, runnable binary out
+//----------------===//
 //
 // Part of the pipewave project.
 //
@@ -76,8 +77,9 @@ cl::opt<std::string> inputFile(cl::Positional,
                                cl::desc("<model.mlir|model.onnx>"),
                                cl::init("-"), cl::cat(category));
 cl::opt<std::string> outputFile(
-    "o", cl::desc("Output file (default: a.out for exe, <model>.o for obj, "
-                  "stdout for text)"),
+    "o",
+    cl::desc("Output file (default: a.out for exe, <model>.o for obj, "
+             "stdout for text)"),
     cl::value_desc("file"), cl::init(""), cl::cat(category));
 cl::opt<int64_t> numStages(
     "stages",
@@ -157,11 +159,11 @@ cl::opt<std::string> matmul(
              "blas), blas (OpenBLAS), vector (MLIR tiling and "
              "vectorization) or loops (plain compiled loops)"),
     cl::init("auto"), cl::cat(category));
-cl::opt<std::string> cxx(
-    "cxx",
-    cl::desc("C++ compiler driver that links (default: c++, else mpicxx, "
-             "found on PATH)"),
-    cl::init(""), cl::cat(category));
+cl::opt<std::string>
+    cxx("cxx",
+        cl::desc("C++ compiler driver that links (default: c++, else mpicxx, "
+                 "found on PATH)"),
+        cl::init(""), cl::cat(category));
 cl::opt<std::string> runtimeLib(
     "runtime-lib",
     cl::desc("The runtime to link instead of libpipewave_runtime from "
@@ -305,8 +307,8 @@ LogicalResult runFrontEnd(ModuleOp module) {
              << " parts do not divide the batch size " << type.getDimSize(0)
              << " of data input '"
              << (name ? name.getValue().str() : "#" + std::to_string(i))
-             << "' (each replica takes 1/" << replicas
-             << " of the batch, in " << perReplica << " microbatches)";
+             << "' (each replica takes 1/" << replicas << " of the batch, in "
+             << perReplica << " microbatches)";
     }
   }
   microbatch.entry = entry;
@@ -510,12 +512,13 @@ int main(int argc, char **argv) {
       sys::path::replace_extension(weights, "safetensors");
       options.weightsPath = std::string(weights);
     }
-    module = pipewave::importOnnxModel(inputFile, context, options,
-                                       errorMessage);
+    module =
+        pipewave::importOnnxModel(inputFile, context, options, errorMessage);
     if (!module)
       return fail(errorMessage);
 #else
-    return fail("'" + inputFile + "': this pipewave-compile was built "
+    return fail("'" + inputFile +
+                "': this pipewave-compile was built "
                 "without the ONNX importer (libonnx-dev, libprotobuf-dev)");
 #endif
   } else {
@@ -545,8 +548,8 @@ int main(int argc, char **argv) {
   if (emit == Emit::Pipe)
     return writeText([&](raw_ostream &os) { module->print(os); });
 
-  StringRef modelName = inputFile == "-" ? StringRef("<stdin>")
-                                         : sys::path::filename(inputFile);
+  StringRef modelName =
+      inputFile == "-" ? StringRef("<stdin>") : sys::path::filename(inputFile);
   FailureOr<pipewave::target::ModelDesc> desc =
       pipewave::target::readModelDesc(*module, entry, modelName, "pw_stage");
   if (failed(desc))
@@ -568,8 +571,8 @@ int main(int argc, char **argv) {
     return fail(errorMessage);
 
   if (emit == Emit::LLVM) {
-    if (!pipewave::target::optimizeAndEmitObject(*llvmModule, optLevel,
-                                                 nullptr, errorMessage))
+    if (!pipewave::target::optimizeAndEmitObject(*llvmModule, optLevel, nullptr,
+                                                 errorMessage))
       return fail(errorMessage);
     return writeText([&](raw_ostream &os) { llvmModule->print(os, nullptr); });
   }

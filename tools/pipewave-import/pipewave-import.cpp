@@ -29,17 +29,18 @@ static cl::OptionCategory category("pipewave-import options");
 
 static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"),
                                       cl::cat(category));
-static cl::opt<std::string> outputPath("o", cl::desc("Output .mlir file ('-' = stdout)"),
-                                       cl::value_desc("file"), cl::init("-"), cl::cat(category));
+static cl::opt<std::string>
+    outputPath("o", cl::desc("Output .mlir file ('-' = stdout)"),
+               cl::value_desc("file"), cl::init("-"), cl::cat(category));
 static cl::opt<std::string>
     weightsPath("weights",
                 cl::desc("Parameter values file (default: the output with "
                          ".safetensors; none when writing to stdout)"),
                 cl::value_desc("file"), cl::init(""), cl::cat(category));
-static cl::opt<int64_t>
-    batchSize("batch-size",
-              cl::desc("Value of a symbolic batch dimension (dim 0) of the inputs"),
-              cl::init(0), cl::cat(category));
+static cl::opt<int64_t> batchSize(
+    "batch-size",
+    cl::desc("Value of a symbolic batch dimension (dim 0) of the inputs"),
+    cl::init(0), cl::cat(category));
 static cl::opt<bool> printLocs("print-locations",
                                cl::desc("Print node locations in the output"),
                                cl::init(false), cl::cat(category));

@@ -1,4 +1,5 @@
-//===- pipewave-opt.cpp - The pipewave optimizer driver --------------------===//
+//===- pipewave-opt.cpp - The pipewave optimizer driver
+//--------------------===//
 //
 // Part of the pipewave project.
 //
@@ -35,6 +36,6 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   pipewave::registerAllDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "pipewave optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "pipewave optimizer driver\n", registry));
 }

@@ -1,4 +1,5 @@
-//===- DialectPlugin.cpp - The pipewave dialect plugin for mlir-opt --------===//
+//===- DialectPlugin.cpp - The pipewave dialect plugin for mlir-opt
+//--------===//
 //
 // Part of the pipewave project.
 //

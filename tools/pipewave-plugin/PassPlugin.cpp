@@ -1,4 +1,5 @@
-//===- PassPlugin.cpp - The pipewave pass plugin for mlir-opt --------------===//
+//===- PassPlugin.cpp - The pipewave pass plugin for mlir-opt
+//--------------===//
 //
 // Part of the pipewave project.
 //

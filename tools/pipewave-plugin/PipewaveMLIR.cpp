@@ -1,4 +1,5 @@
-//===- PipewaveMLIR.cpp - The shared library behind the mlir-opt plugins ---===//
+//===- PipewaveMLIR.cpp - The shared library behind the mlir-opt plugins
+//---===//
 //
 // Part of the pipewave project.
 //

@@ -38,8 +38,8 @@
 #include <cstring>
 #include <dirent.h>
 #include <fstream>
-#include <set>
 #include <sched.h>
+#include <set>
 #include <string>
 #include <sys/wait.h>
 #include <time.h>
@@ -82,8 +82,8 @@ void usage(FILE *out) {
 }
 
 bool insideLauncher() {
-  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
-                           "PMI_SIZE"})
+  for (const char *name :
+       {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
     if (std::getenv(name))
       return true;
   return false;
@@ -136,8 +136,8 @@ int ranksOf(const std::string &binary) {
     close(pipeFds[1]);
     execlp(binary.c_str(), binary.c_str(), "--print-ranks",
            static_cast<char *>(nullptr));
-    std::fprintf(stderr, "pipewave-run: cannot run '%s': %s\n",
-                 binary.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "pipewave-run: cannot run '%s': %s\n", binary.c_str(),
+                 std::strerror(errno));
     _exit(127);
   }
   close(pipeFds[1]);
@@ -153,7 +153,8 @@ int ranksOf(const std::string &binary) {
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    fail("'" + binary + " --print-ranks' failed; is it a pipewave-compiled "
+    fail("'" + binary +
+         " --print-ranks' failed; is it a pipewave-compiled "
          "model? (give the number of ranks with -n N)");
   while (!output.empty() && (output.back() == '\n' || output.back() == ' '))
     output.pop_back();
@@ -161,8 +162,8 @@ int ranksOf(const std::string &binary) {
 }
 
 std::string quoted(const std::string &arg) {
-  if (!arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?!;&|<>()") ==
-                          std::string::npos)
+  if (!arg.empty() &&
+      arg.find_first_of(" \t\n'\"\\$`*?!;&|<>()") == std::string::npos)
     return arg;
   std::string out = "'";
   for (char c : arg)
@@ -387,8 +388,8 @@ int main(int argc, char **argv) {
       command.push_back("--allow-run-as-root");
     if (hosts.empty() && hostfile.empty() && ranks > localCores())
       command.push_back("--oversubscribe");
-    command.insert(command.end(), {"--bind-to", bindTo, "-np",
-                                   std::to_string(ranks)});
+    command.insert(command.end(),
+                   {"--bind-to", bindTo, "-np", std::to_string(ranks)});
     if (!hosts.empty())
       command.insert(command.end(), {"-H", hosts});
     if (!hostfile.empty())

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave-runtime/Backend.h"
 #include "pipewave-runtime/Executor.h"
+#include "pipewave-runtime/Backend.h"
 #include "pipewave-runtime/ModelCheck.h"
 #include "pipewave-runtime/Plan.h"
 #include "pipewave-runtime/Trace.h"

@@ -39,8 +39,8 @@ TEST(JsonTest, KeepsMemberOrderAndSurrogatePairs) {
 }
 
 TEST(JsonTest, RejectsMalformedInputWithOffset) {
-  EXPECT_NE(PW_ERROR_OF(parseJson("{\"a\": 1,}", "hdr")).find(
-                "hdr: invalid JSON at offset 8"),
+  EXPECT_NE(PW_ERROR_OF(parseJson("{\"a\": 1,}", "hdr"))
+                .find("hdr: invalid JSON at offset 8"),
             std::string::npos);
   EXPECT_NE(PW_ERROR_OF(parseJson("[1 2]")).find("expected ','"),
             std::string::npos);

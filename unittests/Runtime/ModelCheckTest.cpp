@@ -51,8 +51,9 @@ TEST(ModelCheckTest, RejectsInconsistentShapes) {
   auto *arg = const_cast<pw_tensor_info *>(&model.get()->stages[0].args[0]);
   static const int64_t wrong[] = {16, 8};
   arg->shape = wrong;
-  EXPECT_NE(errorOf(*model.get()).find("stage 0 argument 0 is f32 [16, 8] but "
-                                       "the microbatch of 'x' is f32 [4, 8]"),
+  EXPECT_NE(errorOf(*model.get())
+                .find("stage 0 argument 0 is f32 [16, 8] but "
+                      "the microbatch of 'x' is f32 [4, 8]"),
             std::string::npos)
       << errorOf(*model.get());
 }

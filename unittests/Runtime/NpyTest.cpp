@@ -45,14 +45,15 @@ TEST(NpyTest, RoundTripsEveryDType) {
   struct Case {
     int32_t dtype;
     std::vector<int64_t> shape;
-  } cases[] = {{PW_F32, {3, 4}}, {PW_F64, {5}},    {PW_I32, {2, 1, 3}},
-               {PW_I64, {}},     {PW_I8, {7, 2}},  {PW_BOOL, {4}},
+  } cases[] = {{PW_F32, {3, 4}}, {PW_F64, {5}},   {PW_I32, {2, 1, 3}},
+               {PW_I64, {}},     {PW_I8, {7, 2}}, {PW_BOOL, {4}},
                {PW_F32, {0, 3}}};
   for (const Case &c : cases) {
     HostTensor tensor(c.dtype, c.shape);
     auto *bytes = static_cast<unsigned char *>(tensor.data());
     for (size_t i = 0; i < tensor.bytes(); ++i)
-      bytes[i] = static_cast<unsigned char>(c.dtype == PW_BOOL ? i % 2 : i * 7 + 1);
+      bytes[i] =
+          static_cast<unsigned char>(c.dtype == PW_BOOL ? i % 2 : i * 7 + 1);
     std::string path = dir.file("t.npy");
     writeNpy(path, tensor);
     std::string raw = readBytes(path);
@@ -103,7 +104,8 @@ TEST(NpyTest, ReportsEachError) {
     writeBytes(path, bytes);
     return PW_ERROR_OF(readNpy(path));
   };
-  std::string okDict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+  std::string okDict =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
 
   EXPECT_NE(errorFor("PK\x03\x04 not numpy at all").find("bad magic"),
             std::string::npos);
@@ -144,10 +146,10 @@ TEST(NpyTest, ReportsEachError) {
   std::string whole = npyBytes(okDict, floats({1, 2}));
   EXPECT_NE(errorFor(whole.substr(0, 40)).find("truncated .npy header"),
             std::string::npos);
-  EXPECT_NE(errorFor(npyBytes("{'descr': '<f4', 'shape': (2,), }",
-                              floats({1, 2})))
-                .find("lacks one of"),
-            std::string::npos);
+  EXPECT_NE(
+      errorFor(npyBytes("{'descr': '<f4', 'shape': (2,), }", floats({1, 2})))
+          .find("lacks one of"),
+      std::string::npos);
   std::string badVersion = whole;
   badVersion[6] = 9;
   EXPECT_NE(errorFor(badVersion).find("unsupported .npy format version 9.0"),

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave-runtime/ModelCheck.h"
 #include "pipewave-runtime/Plan.h"
+#include "pipewave-runtime/ModelCheck.h"
 
 #include "TestModel.h"
 #include "TestUtil.h"

@@ -107,7 +107,8 @@ TEST(SafetensorsTest, ReportsMalformedFiles) {
     writeBytes(path, bytes);
     return PW_ERROR_OF(SafetensorsReader reader(path));
   };
-  std::string good = R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
+  std::string good =
+      R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
   EXPECT_EQ(errorFor(fileWith(good, std::string(8, '\0'))), "");
 
   std::string truncatedData = errorFor(fileWith(good, std::string(5, '\0')));

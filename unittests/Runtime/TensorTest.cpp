@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave-runtime/Init.h"
 #include "pipewave-runtime/Tensor.h"
+#include "pipewave-runtime/Init.h"
 
 #include "TestUtil.h"
 
@@ -34,8 +34,8 @@ TEST(TensorTest, MicrobatchSlicesAreContiguousRows) {
   for (int i = 0; i < 24; ++i)
     data[i] = i;
   for (int m = 0; m < 4; ++m) {
-    const auto *slice =
-        static_cast<const int32_t *>(microbatchSlice(x.data(), x.bytes(), 4, m));
+    const auto *slice = static_cast<const int32_t *>(
+        microbatchSlice(x.data(), x.bytes(), 4, m));
     EXPECT_EQ(slice[0], m * 6);
     EXPECT_EQ(slice[5], m * 6 + 5);
   }

@@ -188,11 +188,11 @@ void RankTables::encode(const schedule::Program &program, pw_model &model) {
       actions.push_back(out);
     }
     rankActions.push_back(std::move(actions));
-    ranks.push_back(pw_rank_program{
-        static_cast<int32_t>(rankStages.back().size()),
-        rankStages.back().data(),
-        static_cast<int32_t>(rankActions.back().size()),
-        rankActions.back().data()});
+    ranks.push_back(
+        pw_rank_program{static_cast<int32_t>(rankStages.back().size()),
+                        rankStages.back().data(),
+                        static_cast<int32_t>(rankActions.back().size()),
+                        rankActions.back().data()});
   }
   model.num_ranks = static_cast<int32_t>(ranks.size());
   model.ranks = ranks.data();

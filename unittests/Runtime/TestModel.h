@@ -40,9 +40,9 @@ namespace pipewave::runtime::test {
 
 /// How stages map to ranks.
 enum class Placement {
-  Pipeline,   ///< stage s on rank s (R == S)
-  Looped,     ///< stage s on rank s % R
-  Contiguous  ///< stage s on rank s / (S / R)
+  Pipeline,  ///< stage s on rank s (R == S)
+  Looped,    ///< stage s on rank s % R
+  Contiguous ///< stage s on rank s / (S / R)
 };
 
 struct ModelConfig {

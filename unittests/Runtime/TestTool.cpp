@@ -129,9 +129,8 @@ int checkTrace(const std::string &path, int ranks, int steps, int stages,
       throw Error("event of unknown pid " + std::to_string(pid));
     std::string name = event.find("name")->string;
     if (ph == "M") {
-      if (name == "process_name" &&
-          event.find("args")->find("name")->string ==
-              "rank " + std::to_string(pid))
+      if (name == "process_name" && event.find("args")->find("name")->string ==
+                                        "rank " + std::to_string(pid))
         named.insert(pid);
       continue;
     }

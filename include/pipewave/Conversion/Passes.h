@@ -1,4 +1,5 @@
-//===- Passes.h - Lowering stage functions to native code ---------*- C++ -*-===//
+//===- Passes.h - Lowering stage functions to native code ---------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //

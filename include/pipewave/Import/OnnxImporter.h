@@ -1,4 +1,5 @@
-//===- OnnxImporter.h - ONNX model to TOSA importer ---------------*- C++ -*-===//
+//===- OnnxImporter.h - ONNX model to TOSA importer ---------------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //
@@ -41,8 +42,7 @@ importOnnxModel(const std::string &path, mlir::MLIRContext &context,
 mlir::OwningOpRef<mlir::ModuleOp>
 importOnnxModelFromBuffer(const char *data, size_t size,
                           const std::string &path, mlir::MLIRContext &context,
-                          const OnnxImportOptions &options,
-                          std::string &error);
+                          const OnnxImportOptions &options, std::string &error);
 
 /// The ONNX op types (default domain) the importer maps, sorted.
 std::vector<std::string> supportedOnnxOps();

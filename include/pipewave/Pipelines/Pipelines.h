@@ -1,4 +1,5 @@
-//===- Pipelines.h - Registered pass pipelines --------------------*- C++ -*-===//
+//===- Pipelines.h - Registered pass pipelines --------------------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //
@@ -37,16 +38,14 @@ struct PipeTrainOptions : public mlir::PassPipelineOptions<PipeTrainOptions> {
                      "entry's pipe.microbatches or 1; the file's for file, "
                      "the best for auto)"),
       llvm::cl::init(0)};
-  Option<int64_t> chunks{
-      *this, "chunks",
-      llvm::cl::desc("interleaved: stages per rank (0: 2)"),
-      llvm::cl::init(0)};
-  Option<int64_t> waves{*this, "waves",
-                        llvm::cl::desc("hanayo: waves (0: 1)"),
+  Option<int64_t> chunks{*this, "chunks",
+                         llvm::cl::desc("interleaved: stages per rank (0: 2)"),
+                         llvm::cl::init(0)};
+  Option<int64_t> waves{*this, "waves", llvm::cl::desc("hanayo: waves (0: 1)"),
                         llvm::cl::init(0)};
-  Option<std::string> file{
-      *this, "file", llvm::cl::desc("file: the action list to read"),
-      llvm::cl::init("")};
+  Option<std::string> file{*this, "file",
+                           llvm::cl::desc("file: the action list to read"),
+                           llvm::cl::init("")};
   Option<std::string> device{
       *this, "device",
       llvm::cl::desc("auto: cpu, v100, a100, h100, h200 or a device .json "

@@ -1,4 +1,5 @@
-//===- LinearPartition.h - Cutting a sequence into balanced parts -*- C++ -*-===//
+//===- LinearPartition.h - Cutting a sequence into balanced parts -*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //

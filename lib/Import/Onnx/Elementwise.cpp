@@ -30,9 +30,9 @@ bool foldIntBinary(Importer &im, const Node &n,
   SmallVector<APInt> out;
   unsigned width = a->getElementType().getIntOrFloatBitWidth();
   for (size_t i = 0; i < len; ++i)
-    out.push_back(APInt(width, fn(va[va.size() == 1 ? 0 : i],
-                                  vc[vc.size() == 1 ? 0 : i]),
-                        /*isSigned=*/true));
+    out.push_back(
+        APInt(width, fn(va[va.size() == 1 ? 0 : i], vc[vc.size() == 1 ? 0 : i]),
+              /*isSigned=*/true));
   im.setConstOutput(
       n, 0, DenseElementsAttr::get(im.tensor(*s, a->getElementType()), out));
   return true;
@@ -76,9 +76,8 @@ LogicalResult importMul(Importer &im, const Node &n) {
 }
 
 LogicalResult importDiv(Importer &im, const Node &n) {
-  if (foldIntBinary(im, n, [](int64_t x, int64_t y) {
-        return y ? x / y : int64_t(0);
-      }))
+  if (foldIntBinary(
+          im, n, [](int64_t x, int64_t y) { return y ? x / y : int64_t(0); }))
     return success();
   Value a = im.input(n, 0), c = im.input(n, 1);
   if (!a || !c)
@@ -157,8 +156,7 @@ LogicalResult importSqrt(Importer &im, const Node &n) {
   Value a = im.input(n, 0);
   if (!a)
     return failure();
-  im.setOutput(n, 0,
-               im.unary<tosa::ReciprocalOp>(im.unary<tosa::RsqrtOp>(a)));
+  im.setOutput(n, 0, im.unary<tosa::ReciprocalOp>(im.unary<tosa::RsqrtOp>(a)));
   return success();
 }
 
@@ -184,8 +182,9 @@ LogicalResult importRelu(Importer &im, const Node &n) {
       n, 0,
       tosa::ClampOp::create(
           im.b, im.loc, a.getType(), a, im.b.getFloatAttr(ft, 0.0),
-          im.b.getFloatAttr(ft, APFloat::getLargest(ft.getFloatSemantics())
-                                    .convertToDouble())));
+          im.b.getFloatAttr(
+              ft,
+              APFloat::getLargest(ft.getFloatSemantics()).convertToDouble())));
   return success();
 }
 
@@ -210,10 +209,10 @@ LogicalResult importIdentity(Importer &im, const Node &n) {
     return failure();
   im.setOutput(n, 0, a);
   if (n.op_type() == "Dropout" && n.output_size() > 1 && !n.output(1).empty())
-    im.setConstOutput(n, 1,
-                      DenseElementsAttr::get(
-                          im.tensor(Importer::shape(a), im.b.getI1Type()),
-                          true));
+    im.setConstOutput(
+        n, 1,
+        DenseElementsAttr::get(im.tensor(Importer::shape(a), im.b.getI1Type()),
+                               true));
   return success();
 }
 
@@ -259,9 +258,8 @@ LogicalResult importCast(Importer &im, const Node &n) {
 }
 
 LogicalResult importEqual(Importer &im, const Node &n) {
-  if (foldIntBinary(im, n, [](int64_t x, int64_t y) {
-        return int64_t(x == y);
-      })) {
+  if (foldIntBinary(im, n,
+                    [](int64_t x, int64_t y) { return int64_t(x == y); })) {
     // Re-type the folded result as i1.
     auto c = im.constants[n.output(0)];
     SmallVector<bool> bits;
@@ -301,9 +299,8 @@ LogicalResult importWhere(Importer &im, const Node &n) {
   if (!s)
     return im.error("operand shapes do not broadcast");
   im.setOutput(n, 0,
-               tosa::SelectOp::create(im.b, im.loc,
-                                      im.tensor(*s, Importer::elem(a)), p, a,
-                                      c));
+               tosa::SelectOp::create(
+                   im.b, im.loc, im.tensor(*s, Importer::elem(a)), p, a, c));
   return success();
 }
 
@@ -349,10 +346,10 @@ LogicalResult importMean(Importer &im, const Node &n) {
   Value sum = im.values[n.output(0)];
   if (!llvm::isa<FloatType>(Importer::elem(sum)))
     return im.error("only floating-point inputs are supported");
-  im.setOutput(n, 0,
-               im.mul(sum, im.scalarLike(1.0 / n.input_size(),
-                                         Importer::elem(sum),
-                                         Importer::shape(sum).size())));
+  im.setOutput(
+      n, 0,
+      im.mul(sum, im.scalarLike(1.0 / n.input_size(), Importer::elem(sum),
+                                Importer::shape(sum).size())));
   return success();
 }
 
@@ -384,7 +381,13 @@ LogicalResult importClip(Importer &im, const Node &n) {
 
 /// The float activations built from elementwise TOSA ops.
 enum class Act {
-  LeakyRelu, Elu, Selu, HardSigmoid, HardSwish, Softplus, Softsign,
+  LeakyRelu,
+  Elu,
+  Selu,
+  HardSigmoid,
+  HardSwish,
+  Softplus,
+  Softsign,
   ThresholdedRelu
 };
 
@@ -415,8 +418,8 @@ template <Act A> LogicalResult importActivation(Importer &im, const Node &n) {
     break;
   case Act::Elu:
   case Act::Selu: {
-    double alpha = im.attrFloat(n, "alpha",
-                                A == Act::Elu ? 1.0f : 1.67326319217681884765625f);
+    double alpha = im.attrFloat(
+        n, "alpha", A == Act::Elu ? 1.0f : 1.67326319217681884765625f);
     Value neg = im.mul(im.sub(im.unary<tosa::ExpOp>(x), k(1.0)), k(alpha));
     y = select(positive(), x, neg);
     if (A == Act::Selu)

@@ -41,16 +41,26 @@ using namespace pipewave::onnximport;
 Type pipewave::onnximport::convertElementType(MLIRContext *ctx, int t) {
   Builder b(ctx);
   switch (t) {
-  case onnx::TensorProto::FLOAT: return b.getF32Type();
-  case onnx::TensorProto::DOUBLE: return b.getF64Type();
-  case onnx::TensorProto::FLOAT16: return b.getF16Type();
-  case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
-  case onnx::TensorProto::INT8: return b.getIntegerType(8);
-  case onnx::TensorProto::INT16: return b.getIntegerType(16);
-  case onnx::TensorProto::INT32: return b.getI32Type();
-  case onnx::TensorProto::INT64: return b.getI64Type();
-  case onnx::TensorProto::BOOL: return b.getI1Type();
-  default: return {};
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto::INT8:
+    return b.getIntegerType(8);
+  case onnx::TensorProto::INT16:
+    return b.getIntegerType(16);
+  case onnx::TensorProto::INT32:
+    return b.getI32Type();
+  case onnx::TensorProto::INT64:
+    return b.getI64Type();
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  default:
+    return {};
   }
 }
 
@@ -132,8 +142,8 @@ std::string Importer::attrString(const Node &n, StringRef name,
   return a ? a->s() : dflt.str();
 }
 
-std::optional<SmallVector<int64_t>>
-Importer::attrInts(const Node &n, StringRef name) const {
+std::optional<SmallVector<int64_t>> Importer::attrInts(const Node &n,
+                                                       StringRef name) const {
   const auto *a = attr(n, name);
   if (!a)
     return std::nullopt;
@@ -141,8 +151,7 @@ Importer::attrInts(const Node &n, StringRef name) const {
 }
 
 Value Importer::constShape(ArrayRef<int64_t> s) {
-  auto attrType =
-      RankedTensorType::get({(int64_t)s.size()}, b.getIndexType());
+  auto attrType = RankedTensorType::get({(int64_t)s.size()}, b.getIndexType());
   auto shapeType = tosa::shapeType::get(ctx, s.size());
   return tosa::ConstShapeOp::create(b, loc, shapeType,
                                     DenseIntElementsAttr::get(attrType, s));
@@ -259,31 +268,46 @@ namespace {
 int64_t elementBytes(int t) {
   switch (t) {
   case onnx::TensorProto::DOUBLE:
-  case onnx::TensorProto::INT64: return 8;
+  case onnx::TensorProto::INT64:
+    return 8;
   case onnx::TensorProto::FLOAT:
-  case onnx::TensorProto::INT32: return 4;
+  case onnx::TensorProto::INT32:
+    return 4;
   case onnx::TensorProto::FLOAT16:
   case onnx::TensorProto::BFLOAT16:
-  case onnx::TensorProto::INT16: return 2;
+  case onnx::TensorProto::INT16:
+    return 2;
   case onnx::TensorProto::INT8:
   case onnx::TensorProto::UINT8:
-  case onnx::TensorProto::BOOL: return 1;
-  default: return 0;
+  case onnx::TensorProto::BOOL:
+    return 1;
+  default:
+    return 0;
   }
 }
 
 const char *safetensorsDtype(int t) {
   switch (t) {
-  case onnx::TensorProto::DOUBLE: return "F64";
-  case onnx::TensorProto::FLOAT: return "F32";
-  case onnx::TensorProto::FLOAT16: return "F16";
-  case onnx::TensorProto::BFLOAT16: return "BF16";
-  case onnx::TensorProto::INT64: return "I64";
-  case onnx::TensorProto::INT32: return "I32";
-  case onnx::TensorProto::INT16: return "I16";
-  case onnx::TensorProto::INT8: return "I8";
-  case onnx::TensorProto::BOOL: return "BOOL";
-  default: return nullptr;
+  case onnx::TensorProto::DOUBLE:
+    return "F64";
+  case onnx::TensorProto::FLOAT:
+    return "F32";
+  case onnx::TensorProto::FLOAT16:
+    return "F16";
+  case onnx::TensorProto::BFLOAT16:
+    return "BF16";
+  case onnx::TensorProto::INT64:
+    return "I64";
+  case onnx::TensorProto::INT32:
+    return "I32";
+  case onnx::TensorProto::INT16:
+    return "I16";
+  case onnx::TensorProto::INT8:
+    return "I8";
+  case onnx::TensorProto::BOOL:
+    return "BOOL";
+  default:
+    return nullptr;
   }
 }
 
@@ -373,12 +397,13 @@ bool tensorBytes(const onnx::TensorProto &t, StringRef modelDir,
     }
     auto buf = llvm::MemoryBuffer::getFile(path);
     if (!buf) {
-      err = "cannot read external data '" + path + "': " +
-            buf.getError().message();
+      err = "cannot read external data '" + path +
+            "': " + buf.getError().message();
       return false;
     }
     int64_t size = (int64_t)(*buf)->getBufferSize();
-    if (offset < 0 || length != want || offset > size || length > size - offset) {
+    if (offset < 0 || length != want || offset > size ||
+        length > size - offset) {
       err = "external data of tensor '" + t.name() + "' is truncated (" +
             std::to_string(want) + " bytes at offset " +
             std::to_string(offset) + " of a " + std::to_string(size) +
@@ -419,8 +444,8 @@ bool tensorBytes(const onnx::TensorProto &t, StringRef modelDir,
 DenseElementsAttr toAttr(MLIRContext *ctx, const onnx::TensorProto &t,
                          StringRef bytes) {
   SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
-  auto type = RankedTensorType::get(
-      dims, convertElementType(ctx, t.data_type()));
+  auto type =
+      RankedTensorType::get(dims, convertElementType(ctx, t.data_type()));
   if (t.data_type() == onnx::TensorProto::BOOL) {
     SmallVector<bool> bits;
     for (char c : bytes)
@@ -460,7 +485,8 @@ bool writeSafetensors(const std::string &path, ArrayRef<Param> params,
   std::string header = "{";
   uint64_t offset = 0;
   for (auto [i, p] : llvm::enumerate(params)) {
-    if (i) header += ",";
+    if (i)
+      header += ",";
     header += "\"" + jsonEscape(p.name) + "\":{\"dtype\":\"" +
               safetensorsDtype(p.dtype) + "\",\"shape\":[";
     for (auto [j, d] : llvm::enumerate(p.dims))
@@ -604,7 +630,8 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
   try {
     onnx::checker::check_model(external ? withPaths : model);
   } catch (const std::exception &e) {
-    return fail("'" + path + "' fails the ONNX checker: " + firstLine(e.what()));
+    return fail("'" + path +
+                "' fails the ONNX checker: " + firstLine(e.what()));
   } catch (...) {
     return fail("'" + path + "' fails the ONNX checker");
   }
@@ -673,13 +700,13 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
       return fail(err);
     if (!convertElementType(&context, t.data_type()))
       return fail("initializer '" + t.name() + "' has an unsupported type");
-    bool isFloat = llvm::isa<FloatType>(
-        convertElementType(&context, t.data_type()));
+    bool isFloat =
+        llvm::isa<FloatType>(convertElementType(&context, t.data_type()));
     if (isFloat && t.dims_size() > 0) {
-      params.push_back(Param{t.name(), t.data_type(),
-                             SmallVector<int64_t>(t.dims().begin(),
-                                                  t.dims().end()),
-                             std::move(bytes)});
+      params.push_back(
+          Param{t.name(), t.data_type(),
+                SmallVector<int64_t>(t.dims().begin(), t.dims().end()),
+                std::move(bytes)});
     } else {
       im.constants[t.name()] = toAttr(&context, t, bytes);
     }
@@ -723,15 +750,15 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
     argIsParam.push_back(false);
   }
   for (const Param &p : params) {
-    argTypes.push_back(RankedTensorType::get(
-        p.dims, convertElementType(&context, p.dtype)));
+    argTypes.push_back(
+        RankedTensorType::get(p.dims, convertElementType(&context, p.dtype)));
     argNames.push_back(p.name);
     argIsParam.push_back(true);
   }
 
   b.setInsertionPointToEnd(module->getBody());
-  auto func = func::FuncOp::create(b, fileLoc, "main",
-                                   b.getFunctionType(argTypes, {}));
+  auto func =
+      func::FuncOp::create(b, fileLoc, "main", b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
     func.setArgAttr(i, "pipe.name", b.getStringAttr(name));
@@ -749,28 +776,27 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
                                : node.name();
     if (!node.domain().empty() && node.domain() != "ai.onnx")
       return fail("unsupported op '" + node.domain() + "." + node.op_type() +
-                  "' (node '" + nodeName + "', opset " + Twine(im.opset) +
-                  ")");
+                  "' (node '" + nodeName + "', opset " + Twine(im.opset) + ")");
     auto it = table.find(node.op_type());
     if (it == table.end())
-      return fail("unsupported op '" + node.op_type() + "' (node '" +
-                  nodeName + "', opset " + Twine(im.opset) + ")");
-    im.loc = NameLoc::get(
-        b.getStringAttr(nodeName + ":" + node.op_type()),
-        FileLineColLoc::get(&context, fileName, idx + 1, 0));
+      return fail("unsupported op '" + node.op_type() + "' (node '" + nodeName +
+                  "', opset " + Twine(im.opset) + ")");
+    im.loc = NameLoc::get(b.getStringAttr(nodeName + ":" + node.op_type()),
+                          FileLineColLoc::get(&context, fileName, idx + 1, 0));
     if (failed(it->second(im, node)) || !im.errorText.empty())
-      return fail(fileName + ": node '" + nodeName + "' (" + node.op_type() +
-                  ", opset " + Twine(im.opset) + "): " +
-                  (im.errorText.empty() ? std::string("cannot import")
-                                        : im.errorText));
+      return fail(
+          fileName + ": node '" + nodeName + "' (" + node.op_type() +
+          ", opset " + Twine(im.opset) + "): " +
+          (im.errorText.empty() ? std::string("cannot import") : im.errorText));
     for (const std::string &out : node.output()) {
       if (!out.empty() && !im.values.count(out) && !im.constants.count(out))
-        return fail(fileName + ": node '" + nodeName + "' (" +
-                    node.op_type() + "): output '" + out + "' not produced");
+        return fail(fileName + ": node '" + nodeName + "' (" + node.op_type() +
+                    "): output '" + out + "' not produced");
       auto v = im.values.find(out);
-      if (v != im.values.end() && Importer::type(v->second).getNumElements() == 0)
-        return fail(fileName + ": node '" + nodeName + "' (" +
-                    node.op_type() + ", opset " + Twine(im.opset) +
+      if (v != im.values.end() &&
+          Importer::type(v->second).getNumElements() == 0)
+        return fail(fileName + ": node '" + nodeName + "' (" + node.op_type() +
+                    ", opset " + Twine(im.opset) +
                     "): empty tensors are not supported (output '" + out +
                     "' has a zero-size dimension)");
     }
@@ -785,9 +811,9 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
     fake.add_input(out.name());
     Value v = im.input(fake, 0);
     if (!v)
-      return fail("graph output '" + out.name() + "': " +
-                  (im.errorText.empty() ? std::string("not defined")
-                                        : im.errorText));
+      return fail(
+          "graph output '" + out.name() + "': " +
+          (im.errorText.empty() ? std::string("not defined") : im.errorText));
     // An output that is an input or a constant gets an operation of its own
     // (a graph of only those still compiles to something that runs).
     if (llvm::isa<BlockArgument>(v) || v.getDefiningOp<tosa::ConstOp>())

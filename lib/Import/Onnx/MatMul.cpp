@@ -57,11 +57,12 @@ Value matmulND(Importer &im, Value a, Value c) {
   if (batchC.empty() || product(batchC) == 1) {
     // Fold A's batch into M: one [1, P*M, K] x [1, K, N] product.
     int64_t p = product(batchA);
-    Value r = matmul3(im, im.reshape(a, {1, p * m, k}),
-                      im.reshape(c, {1, k, n}));
+    Value r =
+        matmul3(im, im.reshape(a, {1, p * m, k}), im.reshape(c, {1, k, n}));
     outShape = batchA;
     if (batchC.size() > batchA.size())
-      outShape.assign(batchC.size() - batchA.size(), 1), llvm::append_range(outShape, batchA);
+      outShape.assign(batchC.size() - batchA.size(), 1),
+          llvm::append_range(outShape, batchA);
     outShape.push_back(m);
     outShape.push_back(n);
     return im.reshape(r, outShape);
@@ -89,7 +90,8 @@ LogicalResult importMatMul(Importer &im, const Node &n) {
     return failure();
   if (!llvm::isa<FloatType>(Importer::elem(a)))
     return im.error("only floating-point inputs are supported");
-  bool vecA = Importer::shape(a).size() == 1, vecC = Importer::shape(c).size() == 1;
+  bool vecA = Importer::shape(a).size() == 1,
+       vecC = Importer::shape(c).size() == 1;
   if (vecA)
     a = im.reshape(a, {1, Importer::shape(a)[0]});
   if (vecC)

@@ -67,8 +67,7 @@ std::optional<Window> window(Importer &im, const Node &n, ArrayRef<int64_t> in,
   Window w;
   w.kernel.assign(kernel.begin(), kernel.end());
   w.stride = im.attrInts(n, "strides").value_or(SmallVector<int64_t>{1, 1});
-  w.dilation =
-      im.attrInts(n, "dilations").value_or(SmallVector<int64_t>{1, 1});
+  w.dilation = im.attrInts(n, "dilations").value_or(SmallVector<int64_t>{1, 1});
   auto p = im.attrInts(n, "pads").value_or(SmallVector<int64_t>{0, 0, 0, 0});
   if (w.kernel.size() != 2 || w.stride.size() != 2 || w.dilation.size() != 2 ||
       p.size() != 4) {
@@ -76,8 +75,8 @@ std::optional<Window> window(Importer &im, const Node &n, ArrayRef<int64_t> in,
     return std::nullopt;
   }
   for (int i = 0; i < 2; ++i)
-    if (w.kernel[i] < 1 || w.stride[i] < 1 || w.dilation[i] < 1 ||
-        p[i] < 0 || p[i + 2] < 0) {
+    if (w.kernel[i] < 1 || w.stride[i] < 1 || w.dilation[i] < 1 || p[i] < 0 ||
+        p[i + 2] < 0) {
       (void)im.error("invalid kernel, strides, dilations or pads");
       return std::nullopt;
     }
@@ -112,7 +111,8 @@ std::optional<Window> window(Importer &im, const Node &n, ArrayRef<int64_t> in,
     crop[i] = end < 0 ? -end : 0;
     p[i + 2] = std::max<int64_t>(end, 0);
   }
-  // ONNX pads: [h_begin, w_begin, h_end, w_end]; TOSA: [top, bottom, left, right].
+  // ONNX pads: [h_begin, w_begin, h_end, w_end]; TOSA: [top, bottom, left,
+  // right].
   w.pad = {p[0], p[2], p[1], p[3]};
   w.outH = out[0];
   w.outW = out[1];
@@ -127,9 +127,8 @@ Value cropInput(Importer &im, Value x, const Window &w) {
   if (w.inH == xs[2] && w.inW == xs[3])
     return x;
   SmallVector<int64_t> size = {xs[0], xs[1], w.inH, w.inW};
-  return tosa::SliceOp::create(im.b, im.loc,
-                               im.tensor(size, Importer::elem(x)), x,
-                               im.constShape({0, 0, 0, 0}),
+  return tosa::SliceOp::create(im.b, im.loc, im.tensor(size, Importer::elem(x)),
+                               x, im.constShape({0, 0, 0, 0}),
                                im.constShape(size));
 }
 
@@ -154,8 +153,8 @@ LogicalResult importConv(Importer &im, const Node &n) {
     return failure();
   Value y = tosa::Conv2DOp::create(
       im.b, im.loc, im.tensor({xs[0], win->outH, win->outW, ws[0]}, e),
-      toNHWC(im, cropInput(im, x, *win)), toNHWC(im, w), bias, im.zeroPoint(e), im.zeroPoint(e),
-      im.b.getDenseI64ArrayAttr(win->pad),
+      toNHWC(im, cropInput(im, x, *win)), toNHWC(im, w), bias, im.zeroPoint(e),
+      im.zeroPoint(e), im.b.getDenseI64ArrayAttr(win->pad),
       im.b.getDenseI64ArrayAttr(win->stride),
       im.b.getDenseI64ArrayAttr(win->dilation), TypeAttr::get(e),
       im.b.getBoolAttr(false));
@@ -197,17 +196,16 @@ template <bool Max> LogicalResult importPool(Importer &im, const Node &n) {
                                           xs2[3] + win->pad[2] + win->pad[3]};
       x = tosa::PadOp::create(
           im.b, im.loc, im.tensor(paddedShape, e), x,
-          im.constShape({0, 0, 0, 0, win->pad[0], win->pad[1], win->pad[2],
-                         win->pad[3]}),
+          im.constShape(
+              {0, 0, 0, 0, win->pad[0], win->pad[1], win->pad[2], win->pad[3]}),
           im.splat(0, e, {1}));
       win->pad = {0, 0, 0, 0};
     }
-    y = tosa::AvgPool2dOp::create(im.b, im.loc, outType, toNHWC(im, x),
-                                  im.zeroPoint(e), im.zeroPoint(e),
-                                  im.b.getDenseI64ArrayAttr(win->kernel),
-                                  im.b.getDenseI64ArrayAttr(win->stride),
-                                  im.b.getDenseI64ArrayAttr(win->pad),
-                                  TypeAttr::get(e));
+    y = tosa::AvgPool2dOp::create(
+        im.b, im.loc, outType, toNHWC(im, x), im.zeroPoint(e), im.zeroPoint(e),
+        im.b.getDenseI64ArrayAttr(win->kernel),
+        im.b.getDenseI64ArrayAttr(win->stride),
+        im.b.getDenseI64ArrayAttr(win->pad), TypeAttr::get(e));
   }
   im.setOutput(n, 0, toNCHW(im, y));
   return success();

@@ -1,4 +1,5 @@
-//===- OnnxOps.h - ONNX node importers (internal) -----------------*- C++ -*-===//
+//===- OnnxOps.h - ONNX node importers (internal) -----------------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //
@@ -85,8 +86,8 @@ public:
   float attrFloat(const Node &n, llvm::StringRef name, float dflt) const;
   std::string attrString(const Node &n, llvm::StringRef name,
                          llvm::StringRef dflt) const;
-  std::optional<llvm::SmallVector<int64_t>> attrInts(const Node &n,
-                                                     llvm::StringRef name) const;
+  std::optional<llvm::SmallVector<int64_t>>
+  attrInts(const Node &n, llvm::StringRef name) const;
 
   // --- builders -----------------------------------------------------------
   static mlir::RankedTensorType type(mlir::Value v) {
@@ -168,8 +169,8 @@ mlir::Value Importer::binary(mlir::Value a, mlir::Value c,
     (void)error("operand shapes do not broadcast");
     return {};
   }
-  return OpTy::create(b, loc, tensor(*s, resultElem ? resultElem : elem(a)),
-                      a, c);
+  return OpTy::create(b, loc, tensor(*s, resultElem ? resultElem : elem(a)), a,
+                      c);
 }
 
 } // namespace pipewave::onnximport

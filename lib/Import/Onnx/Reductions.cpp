@@ -146,9 +146,9 @@ LogicalResult nllLoss(Importer &im, const Node &n, Value logProb) {
   Value classIds = tosa::ConstOp::create(
       im.b, im.loc, iotaType,
       DenseElementsAttr::get(iotaType, ArrayRef<int32_t>(iota)));
-  Value oneHot = im.cast(
-      im.binary<tosa::EqualOp>(lab, classIds, im.b.getI1Type()),
-      Importer::elem(logProb));
+  Value oneHot =
+      im.cast(im.binary<tosa::EqualOp>(lab, classIds, im.b.getI1Type()),
+              Importer::elem(logProb));
   Value picked = im.reduceSum(im.mul(oneHot, logProb), {0, 1});
   double scale = reduction == "mean" ? -1.0 / batch : -1.0;
   Value loss = im.mul(picked, im.scalarLike(scale, Importer::elem(logProb), 2));

@@ -99,21 +99,24 @@ LogicalResult importConstant(Importer &im, const Node &n) {
       return success();
     }
     if (t.float_data_size() == numel && e.isF32()) {
-      im.setConstOutput(n, 0, DenseElementsAttr::get(
-                                  type, ArrayRef<float>(t.float_data().data(),
-                                                        numel)));
+      im.setConstOutput(
+          n, 0,
+          DenseElementsAttr::get(
+              type, ArrayRef<float>(t.float_data().data(), numel)));
       return success();
     }
     if (t.int64_data_size() == numel && e.isInteger(64)) {
-      im.setConstOutput(n, 0, DenseElementsAttr::get(
-                                  type, ArrayRef<int64_t>(
-                                            t.int64_data().data(), numel)));
+      im.setConstOutput(
+          n, 0,
+          DenseElementsAttr::get(
+              type, ArrayRef<int64_t>(t.int64_data().data(), numel)));
       return success();
     }
     if (t.int32_data_size() == numel && e.isInteger(32)) {
-      im.setConstOutput(n, 0, DenseElementsAttr::get(
-                                  type, ArrayRef<int32_t>(
-                                            t.int32_data().data(), numel)));
+      im.setConstOutput(
+          n, 0,
+          DenseElementsAttr::get(
+              type, ArrayRef<int32_t>(t.int32_data().data(), numel)));
       return success();
     }
     return im.error("unsupported constant encoding");
@@ -121,18 +124,20 @@ LogicalResult importConstant(Importer &im, const Node &n) {
   if (a->name() == "value_float") {
     im.setConstOutput(n, 0, DenseElementsAttr::get(im.tensor({}, f32), a->f()));
   } else if (a->name() == "value_int") {
-    im.setConstOutput(n, 0,
-                      DenseElementsAttr::get(im.tensor({}, i64), (int64_t)a->i()));
+    im.setConstOutput(
+        n, 0, DenseElementsAttr::get(im.tensor({}, i64), (int64_t)a->i()));
   } else if (a->name() == "value_ints") {
     SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
-    im.setConstOutput(n, 0, DenseElementsAttr::get(
-                                im.tensor({(int64_t)v.size()}, i64),
-                                ArrayRef<int64_t>(v)));
+    im.setConstOutput(
+        n, 0,
+        DenseElementsAttr::get(im.tensor({(int64_t)v.size()}, i64),
+                               ArrayRef<int64_t>(v)));
   } else if (a->name() == "value_floats") {
     SmallVector<float> v(a->floats().begin(), a->floats().end());
-    im.setConstOutput(n, 0,
-                      DenseElementsAttr::get(
-                          im.tensor({(int64_t)v.size()}, f32), ArrayRef<float>(v)));
+    im.setConstOutput(
+        n, 0,
+        DenseElementsAttr::get(im.tensor({(int64_t)v.size()}, f32),
+                               ArrayRef<float>(v)));
   } else {
     return im.error("unsupported Constant attribute '" + a->name() + "'");
   }
@@ -161,8 +166,8 @@ LogicalResult importConstantOfShape(Importer &im, const Node &n) {
   if (fill.getNumElements() != 1)
     return im.error("the value must hold one element");
   auto type = im.tensor(*s, fill.getElementType());
-  im.setConstOutput(n, 0,
-                    DenseElementsAttr::get(type, fill.getValues<Attribute>()[0]));
+  im.setConstOutput(
+      n, 0, DenseElementsAttr::get(type, fill.getValues<Attribute>()[0]));
   return success();
 }
 
@@ -172,14 +177,17 @@ LogicalResult importShape(Importer &im, const Node &n) {
     return failure();
   int64_t rank = s->size();
   int64_t start = im.attrInt(n, "start", 0), end = im.attrInt(n, "end", rank);
-  if (start < 0) start += rank;
-  if (end < 0) end += rank;
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
   start = std::clamp<int64_t>(start, 0, rank);
   end = std::clamp<int64_t>(end, start, rank);
   SmallVector<int64_t> v(s->begin() + start, s->begin() + end);
-  im.setConstOutput(n, 0, DenseElementsAttr::get(
-                              im.tensor({(int64_t)v.size()}, im.b.getI64Type()),
-                              ArrayRef<int64_t>(v)));
+  im.setConstOutput(
+      n, 0,
+      DenseElementsAttr::get(im.tensor({(int64_t)v.size()}, im.b.getI64Type()),
+                             ArrayRef<int64_t>(v)));
   return success();
 }
 
@@ -220,8 +228,8 @@ LogicalResult importFlatten(Importer &im, const Node &n) {
   if (axis < 0 || axis > rank)
     return im.error("axis out of range");
   ArrayRef<int64_t> s(*in);
-  return setReshaped(im, n, {product(s.take_front(axis)),
-                             product(s.drop_front(axis))});
+  return setReshaped(
+      im, n, {product(s.take_front(axis)), product(s.drop_front(axis))});
 }
 
 std::optional<SmallVector<int64_t>> axesOf(Importer &im, const Node &n) {
@@ -311,8 +319,8 @@ LogicalResult importConcat(Importer &im, const Node &n) {
     for (int i = 0; i < n.input_size(); ++i)
       for (const APInt &v : im.constInput(n, i)->getValues<APInt>())
         out.push_back(v);
-    im.setConstOutput(n, 0, DenseElementsAttr::get(
-                                im.tensor({(int64_t)out.size()}, e), out));
+    im.setConstOutput(
+        n, 0, DenseElementsAttr::get(im.tensor({(int64_t)out.size()}, e), out));
     return success();
   }
   SmallVector<Value> ins;
@@ -356,9 +364,9 @@ LogicalResult importGather(Importer &im, const Node &n) {
       out.push_back(vals[i]);
     }
     auto idxShape = idxConst->getType().getShape();
-    im.setConstOutput(n, 0, DenseElementsAttr::get(
-                                im.tensor(idxShape, data->getElementType()),
-                                out));
+    im.setConstOutput(n, 0,
+                      DenseElementsAttr::get(
+                          im.tensor(idxShape, data->getElementType()), out));
     return success();
   }
   Value values = im.input(n, 0), indices = im.input(n, 1);
@@ -386,8 +394,8 @@ LogicalResult importGather(Importer &im, const Node &n) {
     Value negative = im.binary<tosa::GreaterOp>(zero, index, im.b.getI1Type());
     Value wrapped =
         im.add(index, im.splat(rows, i32, SmallVector<int64_t>(is.size(), 1)));
-    index = tosa::SelectOp::create(im.b, im.loc, Importer::type(index), negative,
-                                 wrapped, index);
+    index = tosa::SelectOp::create(im.b, im.loc, Importer::type(index),
+                                   negative, wrapped, index);
   }
   // tosa.gather reads rows of [1, rows, rest]: move `axis` to the front.
   SmallVector<int32_t> perm = {(int32_t)*axis};
@@ -475,9 +483,8 @@ Value slice(Importer &im, Value v, ArrayRef<int64_t> start,
   if (start == ArrayRef<int64_t>(SmallVector<int64_t>(start.size(), 0)) &&
       size == Importer::shape(v))
     return v;
-  return tosa::SliceOp::create(im.b, im.loc,
-                               im.tensor(size, Importer::elem(v)), v,
-                               im.constShape(start), im.constShape(size));
+  return tosa::SliceOp::create(im.b, im.loc, im.tensor(size, Importer::elem(v)),
+                               v, im.constShape(start), im.constShape(size));
 }
 
 LogicalResult importSlice(Importer &im, const Node &n) {
@@ -493,8 +500,10 @@ LogicalResult importSlice(Importer &im, const Node &n) {
   } else {
     starts = im.constInts(n, 1);
     ends = im.constInts(n, 2);
-    if (im.hasInput(n, 3)) axes = im.constInts(n, 3);
-    if (im.hasInput(n, 4)) steps = im.constInts(n, 4);
+    if (im.hasInput(n, 3))
+      axes = im.constInts(n, 3);
+    if (im.hasInput(n, 4))
+      steps = im.constInts(n, 4);
     if (!starts || !ends || (im.hasInput(n, 3) && !axes) ||
         (im.hasInput(n, 4) && !steps))
       return im.error("starts/ends/axes/steps must be constants");
@@ -509,8 +518,10 @@ LogicalResult importSlice(Importer &im, const Node &n) {
     if (steps && (*steps)[k] != 1)
       return im.error("only step 1 is supported");
     int64_t d = (*in)[*ax], s = (*starts)[k], e = (*ends)[k];
-    if (s < 0) s += d;
-    if (e < 0) e += d;
+    if (s < 0)
+      s += d;
+    if (e < 0)
+      e += d;
     s = std::clamp<int64_t>(s, 0, d);
     e = std::clamp<int64_t>(e, s, d);
     begin[*ax] = s;
@@ -520,8 +531,9 @@ LogicalResult importSlice(Importer &im, const Node &n) {
     SmallVector<Attribute> vals(c->getValues<Attribute>());
     SmallVector<Attribute> out(vals.begin() + begin[0],
                                vals.begin() + begin[0] + size[0]);
-    im.setConstOutput(n, 0, DenseElementsAttr::get(
-                                im.tensor(size, c->getElementType()), out));
+    im.setConstOutput(
+        n, 0,
+        DenseElementsAttr::get(im.tensor(size, c->getElementType()), out));
     return success();
   }
   Value v = im.input(n, 0);

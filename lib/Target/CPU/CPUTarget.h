@@ -1,4 +1,5 @@
-//===- CPUTarget.h - Compiled models for the CPU runtime ----------*- C++ -*-===//
+//===- CPUTarget.h - Compiled models for the CPU runtime ----------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //

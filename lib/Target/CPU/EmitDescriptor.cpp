@@ -1,4 +1,5 @@
-//===- EmitDescriptor.cpp - pw_model as LLVM globals -----------------------===//
+//===- EmitDescriptor.cpp - pw_model as LLVM globals
+//-----------------------===//
 //
 // Part of the pipewave project.
 //
@@ -39,11 +40,10 @@ struct Emitter {
   unsigned counter = 0;
 
   explicit Emitter(Module &module)
-      : module(module), ctx(module.getContext()),
-        i32(Type::getInt32Ty(ctx)), i64(Type::getInt64Ty(ctx)),
-        ptr(PointerType::getUnqual(ctx)) {
-    tensorInfoTy = StructType::create(ctx, {ptr, i32, i32, ptr},
-                                      "struct.pw_tensor_info");
+      : module(module), ctx(module.getContext()), i32(Type::getInt32Ty(ctx)),
+        i64(Type::getInt64Ty(ctx)), ptr(PointerType::getUnqual(ctx)) {
+    tensorInfoTy =
+        StructType::create(ctx, {ptr, i32, i32, ptr}, "struct.pw_tensor_info");
     stageTy = StructType::create(ctx,
                                  {i32, ptr, ptr, ptr, i32, ptr, ptr, // forward
                                   i32, ptr, ptr, i32, ptr,           // training
@@ -51,8 +51,8 @@ struct Emitter {
                                  "struct.pw_stage");
     actionTy = StructType::create(ctx, {i32, i32, i32, i32, i32, i64, i32, i32},
                                   "struct.pw_action");
-    rankTy = StructType::create(ctx, {i32, ptr, i32, ptr},
-                                "struct.pw_rank_program");
+    rankTy =
+        StructType::create(ctx, {i32, ptr, i32, ptr}, "struct.pw_rank_program");
     modelTy = StructType::create(ctx,
                                  {i32, ptr, ptr, i32, i32, i32, i32, // header
                                   i32, ptr, ptr,                     // inputs
@@ -109,17 +109,17 @@ struct Emitter {
                         OFF(pw_rank_program, num_actions),
                         OFF(pw_rank_program, actions)},
                        "pw_rank_program", error) &&
-           checkLayout(
-               modelTy, sizeof(pw_model),
-               {OFF(pw_model, abi_version), OFF(pw_model, name),
-                OFF(pw_model, schedule), OFF(pw_model, num_stages),
-                OFF(pw_model, num_microbatches), OFF(pw_model, num_ranks),
-                OFF(pw_model, forward_only), OFF(pw_model, num_inputs),
-                OFF(pw_model, inputs), OFF(pw_model, input_is_param),
-                OFF(pw_model, num_outputs), OFF(pw_model, outputs),
-                OFF(pw_model, output_combine), OFF(pw_model, stages),
-                OFF(pw_model, ranks), OFF(pw_model, group_ranks)},
-               "pw_model", error);
+           checkLayout(modelTy, sizeof(pw_model),
+                       {OFF(pw_model, abi_version), OFF(pw_model, name),
+                        OFF(pw_model, schedule), OFF(pw_model, num_stages),
+                        OFF(pw_model, num_microbatches),
+                        OFF(pw_model, num_ranks), OFF(pw_model, forward_only),
+                        OFF(pw_model, num_inputs), OFF(pw_model, inputs),
+                        OFF(pw_model, input_is_param),
+                        OFF(pw_model, num_outputs), OFF(pw_model, outputs),
+                        OFF(pw_model, output_combine), OFF(pw_model, stages),
+                        OFF(pw_model, ranks), OFF(pw_model, group_ranks)},
+                       "pw_model", error);
 #undef OFF
   }
 
@@ -143,9 +143,8 @@ struct Emitter {
   Constant *array(Type *elemTy, ArrayRef<Constant *> elems, StringRef hint) {
     if (elems.empty())
       return ConstantPointerNull::get(ptr);
-    return global(ConstantArray::get(ArrayType::get(elemTy, elems.size()),
-                                     elems),
-                  hint);
+    return global(
+        ConstantArray::get(ArrayType::get(elemTy, elems.size()), elems), hint);
   }
 
   Constant *array32(ArrayRef<int32_t> values, StringRef hint) {
@@ -190,11 +189,10 @@ struct Emitter {
            c32(s.results.size()), tensors(s.results, "stage_results"),
            stageFn(s.forwardSymbol), c32(s.stash.size()),
            tensors(s.stash, "stash"),
-           array32(s.resultHasGrad, "result_has_grad"),
-           c32(s.gradArgs.size()), array32(s.gradArgs, "grad_args"),
-           stageFn(s.backwardSymbol), stageFn(s.backwardInputSymbol),
-           stageFn(s.backwardWeightSymbol), c32(s.wstash.size()),
-           tensors(s.wstash, "wstash")}));
+           array32(s.resultHasGrad, "result_has_grad"), c32(s.gradArgs.size()),
+           array32(s.gradArgs, "grad_args"), stageFn(s.backwardSymbol),
+           stageFn(s.backwardInputSymbol), stageFn(s.backwardWeightSymbol),
+           c32(s.wstash.size()), tensors(s.wstash, "wstash")}));
 
     std::vector<int32_t> groupPool;
     SmallVector<Constant *> ranks;
@@ -209,10 +207,9 @@ struct Emitter {
         }
         actions.push_back(ConstantStruct::get(
             actionTy,
-            {c32(static_cast<int32_t>(a.kind)), c32(a.stage),
-             c32(a.microbatch),
+            {c32(static_cast<int32_t>(a.kind)), c32(a.stage), c32(a.microbatch),
              c32(a.payload == schedule::Payload::Gradient ? PW_GRADIENT
-                                                           : PW_ACTIVATION),
+                                                          : PW_ACTIVATION),
              c32(a.peer), c64(a.tag), c32(begin), c32(size)}));
       }
       std::vector<int32_t> held(rank.stages.begin(), rank.stages.end());
@@ -227,8 +224,8 @@ struct Emitter {
          c32(desc.stages.size()), c32(desc.numMicrobatches),
          c32(desc.program.ranks.size()), c32(desc.program.forwardOnly ? 1 : 0),
          c32(desc.inputs.size()), tensors(desc.inputs, "inputs"),
-         array32(desc.inputIsParam, "input_is_param"),
-         c32(desc.outputs.size()), tensors(desc.outputs, "outputs"),
+         array32(desc.inputIsParam, "input_is_param"), c32(desc.outputs.size()),
+         tensors(desc.outputs, "outputs"),
          array32(desc.outputCombine, "output_combine"),
          array(stageTy, stages, "stages"), array(rankTy, ranks, "ranks"),
          array32(groupPool, "group_ranks")});
@@ -236,27 +233,25 @@ struct Emitter {
 };
 
 // The enum values written above are those of the C header.
-static_assert(static_cast<int>(schedule::ActionKind::Forward) ==
-                      PW_ACT_FORWARD &&
-                  static_cast<int>(schedule::ActionKind::Backward) ==
-                      PW_ACT_BACKWARD &&
-                  static_cast<int>(schedule::ActionKind::BackwardInput) ==
-                      PW_ACT_BACKWARD_INPUT &&
-                  static_cast<int>(schedule::ActionKind::BackwardWeight) ==
-                      PW_ACT_BACKWARD_WEIGHT &&
-                  static_cast<int>(schedule::ActionKind::Send) == PW_ACT_SEND &&
-                  static_cast<int>(schedule::ActionKind::Recv) == PW_ACT_RECV &&
-                  static_cast<int>(schedule::ActionKind::AllReduce) ==
-                      PW_ACT_ALLREDUCE &&
-                  static_cast<int>(schedule::ActionKind::OptimizerStep) ==
-                      PW_ACT_OPTIMIZER,
-              "schedule::ActionKind and pw_action_kind disagree");
+static_assert(
+    static_cast<int>(schedule::ActionKind::Forward) == PW_ACT_FORWARD &&
+        static_cast<int>(schedule::ActionKind::Backward) == PW_ACT_BACKWARD &&
+        static_cast<int>(schedule::ActionKind::BackwardInput) ==
+            PW_ACT_BACKWARD_INPUT &&
+        static_cast<int>(schedule::ActionKind::BackwardWeight) ==
+            PW_ACT_BACKWARD_WEIGHT &&
+        static_cast<int>(schedule::ActionKind::Send) == PW_ACT_SEND &&
+        static_cast<int>(schedule::ActionKind::Recv) == PW_ACT_RECV &&
+        static_cast<int>(schedule::ActionKind::AllReduce) == PW_ACT_ALLREDUCE &&
+        static_cast<int>(schedule::ActionKind::OptimizerStep) ==
+            PW_ACT_OPTIMIZER,
+    "schedule::ActionKind and pw_action_kind disagree");
 
 } // namespace
 
 bool pipewave::target::emitModelDescriptor(Module &module,
-                                           const ModelDesc &desc,
-                                           bool withMain, std::string &error) {
+                                           const ModelDesc &desc, bool withMain,
+                                           std::string &error) {
   Emitter e(module);
   if (!e.checkLayouts(error))
     return false;
@@ -266,9 +261,9 @@ bool pipewave::target::emitModelDescriptor(Module &module,
                                       e.model(desc), "__pw_model");
 
   // const pw_model *pw_get_model(void)
-  auto *getModel = Function::Create(FunctionType::get(e.ptr, {}, false),
-                                    GlobalValue::ExternalLinkage,
-                                    "pw_get_model", module);
+  auto *getModel =
+      Function::Create(FunctionType::get(e.ptr, {}, false),
+                       GlobalValue::ExternalLinkage, "pw_get_model", module);
   IRBuilder<> b(BasicBlock::Create(e.ctx, "entry", getModel));
   b.CreateRet(modelVar);
 
@@ -277,17 +272,17 @@ bool pipewave::target::emitModelDescriptor(Module &module,
     //   return pw_runtime_main(argc, argv, pw_get_model()); }
     auto *runtimeMain = cast<Function>(
         module
-            .getOrInsertFunction("pw_runtime_main",
-                                 FunctionType::get(e.i32,
-                                                   {e.i32, e.ptr, e.ptr}, false))
+            .getOrInsertFunction(
+                "pw_runtime_main",
+                FunctionType::get(e.i32, {e.i32, e.ptr, e.ptr}, false))
             .getCallee());
-    auto *mainFn = Function::Create(
-        FunctionType::get(e.i32, {e.i32, e.ptr}, false),
-        GlobalValue::ExternalLinkage, "main", module);
+    auto *mainFn =
+        Function::Create(FunctionType::get(e.i32, {e.i32, e.ptr}, false),
+                         GlobalValue::ExternalLinkage, "main", module);
     b.SetInsertPoint(BasicBlock::Create(e.ctx, "entry", mainFn));
     Value *m = b.CreateCall(getModel);
-    b.CreateRet(b.CreateCall(
-        runtimeMain, {mainFn->getArg(0), mainFn->getArg(1), m}));
+    b.CreateRet(
+        b.CreateCall(runtimeMain, {mainFn->getArg(0), mainFn->getArg(1), m}));
   }
   return true;
 }

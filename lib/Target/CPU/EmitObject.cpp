@@ -1,4 +1,5 @@
-//===- EmitObject.cpp - Host object code from LLVM IR ----------------------===//
+//===- EmitObject.cpp - Host object code from LLVM IR
+//----------------------===//
 //
 // Part of the pipewave project.
 //
@@ -58,8 +59,7 @@ bool pipewave::target::setHostTarget(Module &module, std::string &error) {
   return true;
 }
 
-bool pipewave::target::optimizeAndEmitObject(Module &module,
-                                             unsigned optLevel,
+bool pipewave::target::optimizeAndEmitObject(Module &module, unsigned optLevel,
                                              raw_pwrite_stream *os,
                                              std::string &error) {
   std::unique_ptr<TargetMachine> tm = hostMachine(optLevel, error);
@@ -68,8 +68,8 @@ bool pipewave::target::optimizeAndEmitObject(Module &module,
   module.setTargetTriple(tm->getTargetTriple());
   module.setDataLayout(tm->createDataLayout());
 
-  auto optimize = mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                                  tm.get());
+  auto optimize =
+      mlir::makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, tm.get());
   if (Error err = optimize(&module)) {
     error = toString(std::move(err));
     return false;

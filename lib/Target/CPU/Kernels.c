@@ -70,13 +70,11 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c) {
     }
 }
 
-void pw_sgemm(float beta,
-              float *a_alloc, float *a, int64_t a_off, int64_t a_m,
-              int64_t a_k, int64_t a_sm, int64_t a_sk,
-              float *b_alloc, float *b, int64_t b_off, int64_t b_k,
-              int64_t b_n, int64_t b_sk, int64_t b_sn,
-              float *c_alloc, float *c, int64_t c_off, int64_t c_m,
-              int64_t c_n, int64_t c_sm, int64_t c_sn) {
+void pw_sgemm(float beta, float *a_alloc, float *a, int64_t a_off, int64_t a_m,
+              int64_t a_k, int64_t a_sm, int64_t a_sk, float *b_alloc, float *b,
+              int64_t b_off, int64_t b_k, int64_t b_n, int64_t b_sk,
+              int64_t b_sn, float *c_alloc, float *c, int64_t c_off,
+              int64_t c_m, int64_t c_n, int64_t c_sm, int64_t c_sn) {
   (void)a_alloc;
   (void)b_alloc;
   (void)c_alloc;
@@ -87,16 +85,13 @@ void pw_sgemm(float beta,
   gemm(beta, &ma, &mb, &mc);
 }
 
-void pw_sgemm_batched(float beta,
-                      float *a_alloc, float *a, int64_t a_off, int64_t a_b,
-                      int64_t a_m, int64_t a_k, int64_t a_sb, int64_t a_sm,
-                      int64_t a_sk,
-                      float *b_alloc, float *b, int64_t b_off, int64_t b_b,
-                      int64_t b_k, int64_t b_n, int64_t b_sb, int64_t b_sk,
-                      int64_t b_sn,
-                      float *c_alloc, float *c, int64_t c_off, int64_t c_b,
-                      int64_t c_m, int64_t c_n, int64_t c_sb, int64_t c_sm,
-                      int64_t c_sn) {
+void pw_sgemm_batched(float beta, float *a_alloc, float *a, int64_t a_off,
+                      int64_t a_b, int64_t a_m, int64_t a_k, int64_t a_sb,
+                      int64_t a_sm, int64_t a_sk, float *b_alloc, float *b,
+                      int64_t b_off, int64_t b_b, int64_t b_k, int64_t b_n,
+                      int64_t b_sb, int64_t b_sk, int64_t b_sn, float *c_alloc,
+                      float *c, int64_t c_off, int64_t c_b, int64_t c_m,
+                      int64_t c_n, int64_t c_sb, int64_t c_sm, int64_t c_sn) {
   (void)a_alloc;
   (void)b_alloc;
   (void)c_alloc;
@@ -132,7 +127,8 @@ static void copy_dim(int64_t elem_size, int64_t rank, int64_t dim,
                      const int64_t *dst_strides, const char *src, char *dst) {
   int64_t n = sizes[dim];
   if (dim == rank - 1) {
-    int64_t ss = src_strides[dim] * elem_size, ds = dst_strides[dim] * elem_size;
+    int64_t ss = src_strides[dim] * elem_size,
+            ds = dst_strides[dim] * elem_size;
     for (int64_t i = 0; i < n; ++i) {
       const char *s = src + i * ss;
       char *d = dst + i * ds;

@@ -1,4 +1,5 @@
-//===- ModelDesc.cpp - Reading the pw_model of a pipelined module ----------===//
+//===- ModelDesc.cpp - Reading the pw_model of a pipelined module
+//----------===//
 //
 // Part of the pipewave project.
 //
@@ -32,19 +33,19 @@ FailureOr<int32_t> dtypeOf(Type type, Operation *where, StringRef what) {
     return PW_I8;
   if (type.isSignlessInteger(1))
     return PW_BOOL;
-  return where->emitError() << "pipewave-compile: " << what
-                            << " has element type " << type
-                            << ", which the runtime does not support (f32, "
-                               "f64, i32, i64, i8, i1)";
+  return where->emitError()
+         << "pipewave-compile: " << what << " has element type " << type
+         << ", which the runtime does not support (f32, "
+            "f64, i32, i64, i8, i1)";
 }
 
 FailureOr<TensorDesc> tensorDesc(Type type, StringRef name, Operation *where,
                                  StringRef what) {
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked || !ranked.hasStaticShape())
-    return where->emitError() << "pipewave-compile: " << what
-                              << " must be a tensor with a static shape, got "
-                              << type;
+    return where->emitError()
+           << "pipewave-compile: " << what
+           << " must be a tensor with a static shape, got " << type;
   FailureOr<int32_t> dtype = dtypeOf(ranked.getElementType(), where, what);
   if (failed(dtype))
     return failure();
@@ -80,7 +81,8 @@ func::FuncOp trainingFunction(func::FuncOp stage, StringRef attrName,
                       << stage.getSymName() << "' has no '" << attrName
                       << "', which the training step needs; run pipe-autodiff"
                       << (attrName == pipe::PipeDialect::getFwdAttrName() ||
-                                  attrName == pipe::PipeDialect::getBwdAttrName()
+                                  attrName ==
+                                      pipe::PipeDialect::getBwdAttrName()
                               ? ""
                               : "{split=true}");
     return nullptr;
@@ -110,10 +112,10 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
   auto gradArgs = callee->getAttrOfType<DenseI64ArrayAttr>(
       pipe::PipeDialect::getGradArgsAttrName());
   if (!gradArgs)
-    return callee.emitError() << "pipewave-compile: stage function '@"
-                              << callee.getSymName() << "' has no '"
-                              << pipe::PipeDialect::getGradArgsAttrName()
-                              << "'; run pipe-autodiff";
+    return callee.emitError()
+           << "pipewave-compile: stage function '@" << callee.getSymName()
+           << "' has no '" << pipe::PipeDialect::getGradArgsAttrName()
+           << "'; run pipe-autodiff";
 
   // @S_fwd: the stage's results, then the stash.
   size_t numResults = stage.results.size();
@@ -123,11 +125,9 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
                            << "' does not take the arguments of " << what
                            << " and return its results first";
   for (unsigned j = numResults, e = fwd.getNumResults(); j < e; ++j) {
-    FailureOr<TensorDesc> t =
-        tensorDesc(fwd.getResultTypes()[j],
-                   "stash" + std::to_string(j - numResults), fwd,
-                   "stash value #" + std::to_string(j - numResults) + " of " +
-                       what);
+    FailureOr<TensorDesc> t = tensorDesc(
+        fwd.getResultTypes()[j], "stash" + std::to_string(j - numResults), fwd,
+        "stash value #" + std::to_string(j - numResults) + " of " + what);
     if (failed(t))
       return failure();
     stage.stash.push_back(*t);
@@ -147,8 +147,7 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
       return callee.emitError()
              << "pipewave-compile: '"
              << pipe::PipeDialect::getGradArgsAttrName() << "' of '@"
-             << callee.getSymName()
-             << "' must list ascending argument indices";
+             << callee.getSymName() << "' must list ascending argument indices";
     stage.gradArgs.push_back(static_cast<int32_t>(index));
     numActivationGrads += !pipe::isParam(callee, index);
   }
@@ -180,13 +179,12 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
            << " must take the arguments of '@" << bwd.getSymName()
            << "' and return " << numActivationGrads
            << " activation gradients first";
-  for (unsigned j = numActivationGrads, e = input.getNumResults(); j < e;
-       ++j) {
-    FailureOr<TensorDesc> t = tensorDesc(
-        input.getResultTypes()[j],
-        "wstash" + std::to_string(j - numActivationGrads), input,
-        "weight stash value #" + std::to_string(j - numActivationGrads) +
-            " of " + what);
+  for (unsigned j = numActivationGrads, e = input.getNumResults(); j < e; ++j) {
+    FailureOr<TensorDesc> t =
+        tensorDesc(input.getResultTypes()[j],
+                   "wstash" + std::to_string(j - numActivationGrads), input,
+                   "weight stash value #" +
+                       std::to_string(j - numActivationGrads) + " of " + what);
     if (failed(t))
       return failure();
     stage.wstash.push_back(*t);
@@ -232,20 +230,19 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
     if (auto attr = fn.getResultAttrOfType<StringAttr>(
             i, pipe::PipeDialect::getNameAttrName()))
       name = attr.str();
-    FailureOr<TensorDesc> t =
-        tensorDesc(fn.getResultTypes()[i], name, fn,
-                   "result #" + std::to_string(i) + " of '@" + entry.str() +
-                       "'");
+    FailureOr<TensorDesc> t = tensorDesc(fn.getResultTypes()[i], name, fn,
+                                         "result #" + std::to_string(i) +
+                                             " of '@" + entry.str() + "'");
     if (failed(t))
       return failure();
     desc.outputs.push_back(*t);
     auto combine = fn.getResultAttrOfType<StringAttr>(i, "pipe.combine");
     if (!combine)
-      return fn.emitError() << "pipewave-compile: result #" << i << " of '@"
-                            << entry
-                            << "' has no pipe.combine; run pipe-microbatch";
+      return fn.emitError()
+             << "pipewave-compile: result #" << i << " of '@" << entry
+             << "' has no pipe.combine; run pipe-microbatch";
     desc.outputCombine.push_back(combine.getValue() == "sum" ? PW_SUM
-                                                              : PW_CONCAT_BATCH);
+                                                             : PW_CONCAT_BATCH);
   }
 
   // Stages, in call order.
@@ -295,8 +292,7 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
       if (it == producedBy.end() || it->second.first != k - 1)
         return call.emitError()
                << "pipewave-compile: operand #" << i << " of the call of stage "
-               << k
-               << " is neither an entry argument nor a result of stage "
+               << k << " is neither an entry argument nor a result of stage "
                << (k - 1);
       stage.argSource.push_back(PW_FROM_PREVIOUS);
       stage.argIndex.push_back(it->second.second);
@@ -326,9 +322,9 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
     auto it = producedBy.find(v);
     if (it == producedBy.end() || it->second.first != numStages - 1 ||
         it->second.second != i)
-      return fn.emitError() << "pipewave-compile: result #" << i << " of '@"
-                            << entry << "' is not result #" << i
-                            << " of the last stage";
+      return fn.emitError()
+             << "pipewave-compile: result #" << i << " of '@" << entry
+             << "' is not result #" << i << " of the last stage";
   }
 
   auto programs = module.getOps<sched::ProgramOp>();

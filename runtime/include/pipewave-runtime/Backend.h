@@ -77,8 +77,7 @@ public:
 
   /// Prints "pipewave: rank R: <message>" to stderr and ends the whole job
   /// with `exitCode`.
-  [[noreturn]] virtual void abort(const std::string &message,
-                                  int exitCode) = 0;
+  [[noreturn]] virtual void abort(const std::string &message, int exitCode) = 0;
 
   /// Monotonic clock, seconds.
   virtual double now() const;

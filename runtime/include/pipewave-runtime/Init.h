@@ -27,8 +27,7 @@ double initBound(const std::vector<int64_t> &shape);
 /// Fills `dst` (dtype/shape as given) with the default values of parameter
 /// `name` for `seed`.
 void initParameter(const std::string &name, int32_t dtype,
-                   const std::vector<int64_t> &shape, uint64_t seed,
-                   void *dst);
+                   const std::vector<int64_t> &shape, uint64_t seed, void *dst);
 
 } // namespace pipewave::runtime
 

@@ -18,8 +18,8 @@
 
 namespace pipewave::runtime {
 
-using json::JsonValue;
 using json::jsonQuote;
+using json::JsonValue;
 
 /// Parses `text` as exactly one JSON value (surrounding whitespace allowed).
 /// Throws Error("<what>: invalid JSON at offset N: ...") on malformed input.

@@ -1,4 +1,5 @@
-/*===- model.h - The contract between compiled code and the runtime -*- C -*-===*
+/*===- model.h - The contract between compiled code and the runtime -*- C
+ * -*-===*
  *
  * Part of the pipewave project.
  *
@@ -62,11 +63,11 @@ typedef struct pw_tensor_info {
 
 /* Where a stage argument comes from. */
 typedef enum pw_arg_source {
-  PW_FROM_DATA = 0,     /* model input `index` (a data input), the current
-                           microbatch's slice of it */
-  PW_FROM_PARAM = 1,    /* model input `index` (a parameter), whole */
-  PW_FROM_PREVIOUS = 2  /* result `index` of the previous stage, same
-                           microbatch (received or local) */
+  PW_FROM_DATA = 0,    /* model input `index` (a data input), the current
+                          microbatch's slice of it */
+  PW_FROM_PARAM = 1,   /* model input `index` (a parameter), whole */
+  PW_FROM_PREVIOUS = 2 /* result `index` of the previous stage, same
+                          microbatch (received or local) */
 } pw_arg_source;
 
 /* How a model output combines over microbatches (the last stage computes one
@@ -107,21 +108,21 @@ typedef void (*pw_stage_fn)(void *const *args, void *const *results);
  * accumulates parameter gradients over microbatches. */
 typedef struct pw_stage {
   int32_t num_args;
-  const pw_tensor_info *args;      /* microbatch shapes */
-  const int32_t *arg_source;       /* pw_arg_source, one per argument */
-  const int32_t *arg_index;        /* see pw_arg_source */
+  const pw_tensor_info *args; /* microbatch shapes */
+  const int32_t *arg_source;  /* pw_arg_source, one per argument */
+  const int32_t *arg_index;   /* see pw_arg_source */
   int32_t num_results;
-  const pw_tensor_info *results;   /* microbatch shapes */
+  const pw_tensor_info *results; /* microbatch shapes */
   pw_stage_fn forward;
 
   /* Training only (NULL / 0 for inference models). */
   int32_t num_stash;
-  const pw_tensor_info *stash;     /* what forward returns after results */
-  const int32_t *result_has_grad;  /* num_results entries */
+  const pw_tensor_info *stash;    /* what forward returns after results */
+  const int32_t *result_has_grad; /* num_results entries */
   int32_t num_grad_args;
-  const int32_t *grad_args;        /* stage argument indices, ascending */
+  const int32_t *grad_args; /* stage argument indices, ascending */
   pw_stage_fn backward;
-  pw_stage_fn backward_input;      /* NULL unless compiled with split I/W */
+  pw_stage_fn backward_input; /* NULL unless compiled with split I/W */
   pw_stage_fn backward_weight;
   int32_t num_wstash;
   const pw_tensor_info *wstash;
@@ -142,7 +143,7 @@ typedef enum pw_action_kind {
 typedef enum pw_payload { PW_ACTIVATION = 0, PW_GRADIENT = 1 } pw_payload;
 
 typedef struct pw_action {
-  int32_t kind;        /* pw_action_kind */
+  int32_t kind; /* pw_action_kind */
   int32_t stage;
   int32_t microbatch;  /* -1 for allreduce / optimizer */
   int32_t payload;     /* send/recv: pw_payload */
@@ -154,32 +155,32 @@ typedef struct pw_action {
 
 typedef struct pw_rank_program {
   int32_t num_stages;
-  const int32_t *stages;     /* stages held, sorted */
+  const int32_t *stages; /* stages held, sorted */
   int32_t num_actions;
-  const pw_action *actions;  /* in execution order */
+  const pw_action *actions; /* in execution order */
 } pw_rank_program;
 
 typedef struct pw_model {
-  int32_t abi_version;       /* PW_MODEL_ABI_VERSION */
-  const char *name;          /* model file name, for messages */
-  const char *schedule;      /* "gpipe", "1f1b", ... */
+  int32_t abi_version;  /* PW_MODEL_ABI_VERSION */
+  const char *name;     /* model file name, for messages */
+  const char *schedule; /* "gpipe", "1f1b", ... */
   int32_t num_stages;
   int32_t num_microbatches;
   int32_t num_ranks;
-  int32_t forward_only;      /* 1: inference step */
+  int32_t forward_only; /* 1: inference step */
 
-  int32_t num_inputs;        /* arguments of the model's entry function */
-  const pw_tensor_info *inputs;    /* global-batch shapes */
-  const int32_t *input_is_param;   /* 1: parameter, 0: data input */
+  int32_t num_inputs;            /* arguments of the model's entry function */
+  const pw_tensor_info *inputs;  /* global-batch shapes */
+  const int32_t *input_is_param; /* 1: parameter, 0: data input */
 
-  int32_t num_outputs;       /* results of the entry function = results of
-                                the last stage */
-  const pw_tensor_info *outputs;   /* global-batch shapes */
-  const int32_t *output_combine;   /* pw_output_combine, one per output */
+  int32_t num_outputs;           /* results of the entry function = results of
+                                    the last stage */
+  const pw_tensor_info *outputs; /* global-batch shapes */
+  const int32_t *output_combine; /* pw_output_combine, one per output */
 
-  const pw_stage *stages;          /* num_stages entries */
-  const pw_rank_program *ranks;    /* num_ranks entries */
-  const int32_t *group_ranks;      /* pool for allreduce groups */
+  const pw_stage *stages;       /* num_stages entries */
+  const pw_rank_program *ranks; /* num_ranks entries */
+  const int32_t *group_ranks;   /* pool for allreduce groups */
 } pw_model;
 
 /* Provided by the compiled model. */

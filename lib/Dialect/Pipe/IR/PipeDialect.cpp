@@ -1,4 +1,5 @@
-//===- PipeDialect.cpp - The pipe dialect and its attributes ---------------===//
+//===- PipeDialect.cpp - The pipe dialect and its attributes
+//---------------===//
 //
 // Part of the pipewave project.
 //
@@ -48,16 +49,15 @@ static LogicalResult verifyDerivativeLink(Operation *op, NamedAttribute attr) {
     if (table->hasTrait<OpTrait::SymbolTable>()) {
       Operation *target = SymbolTable::lookupSymbolIn(table, ref.getAttr());
       if (!target || !isa<FunctionOpInterface>(target))
-        return op->emitError() << "'" << attr.getName().getValue()
-                               << "' refers to " << ref
-                               << ", which is not a function of the module";
+        return op->emitError()
+               << "'" << attr.getName().getValue() << "' refers to " << ref
+               << ", which is not a function of the module";
     }
   }
   if (attr.getName() != PipeDialect::getFwdAttrName() &&
       !op->hasAttr(PipeDialect::getFwdAttrName()))
-    return op->emitError() << "'" << attr.getName().getValue()
-                           << "' requires '" << PipeDialect::getFwdAttrName()
-                           << "'";
+    return op->emitError() << "'" << attr.getName().getValue() << "' requires '"
+                           << PipeDialect::getFwdAttrName() << "'";
   StringRef input = PipeDialect::getBwdInputAttrName();
   StringRef weight = PipeDialect::getBwdWeightAttrName();
   if (attr.getName() == input && !op->hasAttr(weight))
@@ -118,9 +118,9 @@ LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << getStageAttrName()
                              << "' must be an i64 integer attribute";
     if (stage.getInt() < 0)
-      return op->emitError() << "'" << getStageAttrName()
-                             << "' must be non-negative, got "
-                             << stage.getInt();
+      return op->emitError()
+             << "'" << getStageAttrName() << "' must be non-negative, got "
+             << stage.getInt();
     return success();
   }
   if (attr.getName() == getFwdAttrName() ||
@@ -149,9 +149,8 @@ LogicalResult PipeDialect::verifyRegionArgAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() == getParamAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << getParamAttrName()
-                             << "' on argument #" << argIndex
-                             << " must be a unit attribute";
+      return op->emitError() << "'" << getParamAttrName() << "' on argument #"
+                             << argIndex << " must be a unit attribute";
     return success();
   }
   if (attr.getName() == getNameAttrName()) {

@@ -1,4 +1,5 @@
-//===- PipeOps.cpp - Operations of the pipe dialect ------------------------===//
+//===- PipeOps.cpp - Operations of the pipe dialect
+//------------------------===//
 //
 // Part of the pipewave project.
 //

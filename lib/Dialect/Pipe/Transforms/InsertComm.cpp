@@ -1,4 +1,5 @@
-//===- InsertComm.cpp - pipe-insert-comm: sends and receives at cuts -------===//
+//===- InsertComm.cpp - pipe-insert-comm: sends and receives at cuts
+//-------===//
 //
 // Part of the pipewave project.
 //
@@ -26,8 +27,8 @@ namespace {
 
 /// The stage of the function a call calls, or -1.
 int64_t getCalleeStage(func::CallOp call, SymbolTableCollection &symbols) {
-  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-      call, call.getCalleeAttr());
+  auto callee =
+      symbols.lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
   return callee ? getStage(callee) : -1;
 }
 
@@ -83,8 +84,8 @@ struct PipeInsertCommPass
         if (!after)
           after = producer;
         builder.setInsertionPointAfter(after);
-        after = SendOp::create(builder, consumer.getLoc(), value, payload,
-                               from, to, tag);
+        after = SendOp::create(builder, consumer.getLoc(), value, payload, from,
+                               to, tag);
 
         builder.setInsertionPoint(consumer);
         auto recv = RecvOp::create(builder, consumer.getLoc(), value.getType(),

@@ -1,4 +1,5 @@
-//===- Microbatch.cpp - pipe-microbatch: stages for one microbatch ---------===//
+//===- Microbatch.cpp - pipe-microbatch: stages for one microbatch
+//---------===//
 //
 // Part of the pipewave project.
 //
@@ -90,11 +91,11 @@ struct Specialiser {
   FailureOr<Type> divide(Operation *op, Type type, StringRef what) {
     auto shaped = dyn_cast<RankedTensorType>(type);
     if (!shaped)
-      return op->emitError() << "cannot split " << opName(op)
-                             << " into microbatches: " << what
-                             << " carries the batch but is not a ranked "
-                                "tensor ("
-                             << type << ")";
+      return op->emitError()
+             << "cannot split " << opName(op) << " into microbatches: " << what
+             << " carries the batch but is not a ranked "
+                "tensor ("
+             << type << ")";
     if (microbatches == 1)
       return type;
     int64_t dim = batchDim(shaped);
@@ -105,10 +106,10 @@ struct Specialiser {
              << ")";
     int64_t size = shaped.getDimSize(dim);
     if (ShapedType::isDynamic(size))
-      return op->emitError() << "cannot split " << opName(op)
-                             << " into microbatches: dimension " << dim
-                             << " of " << what << " (" << type
-                             << ") carries the batch and must be static";
+      return op->emitError()
+             << "cannot split " << opName(op)
+             << " into microbatches: dimension " << dim << " of " << what
+             << " (" << type << ") carries the batch and must be static";
     if (size % microbatches != 0)
       return op->emitError()
              << "cannot split " << opName(op) << " into " << microbatches
@@ -206,10 +207,10 @@ struct Specialiser {
     }
     if (succeeded(result))
       return success();
-    InFlightDiagnostic diag =
-        op->emitError() << "cannot split " << opName(op)
-                        << " into microbatches: it does not verify with "
-                           "microbatch shapes";
+    InFlightDiagnostic diag = op->emitError()
+                              << "cannot split " << opName(op)
+                              << " into microbatches: it does not verify with "
+                                 "microbatch shapes";
     diag.attachNote() << messages;
     diag.attachNote() << "an operand that carries no batch may have a "
                          "batch-sized dimension (e.g. a constant or a tiled "
@@ -266,8 +267,7 @@ struct Specialiser {
 
     // Shape operands that spell out the batch.
     if (auto reshape = dyn_cast<tosa::ReshapeOp>(op)) {
-      FailureOr<Type> type =
-          divide(op, reshape.getType(), "its result");
+      FailureOr<Type> type = divide(op, reshape.getType(), "its result");
       if (failed(type))
         return failure();
       if (failed(constShape(reshape.getShape())))
@@ -290,8 +290,7 @@ struct Specialiser {
             ((*size)[dim] != -1 && (*size)[dim] != full * microbatches))
           return op->emitError()
                  << "cannot split " << opName(op)
-                 << " into microbatches: it slices the batch dimension "
-                 << dim;
+                 << " into microbatches: it slices the batch dimension " << dim;
         if ((*size)[dim] != -1) {
           (*size)[dim] = full;
           setShapeOperand(op, 2, *size);
@@ -394,7 +393,8 @@ struct Specialiser {
       argTypes.push_back(arg.getType());
     }
 
-    for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    for (Operation &op :
+         llvm::make_early_inc_range(body.without_terminator())) {
       SmallVector<Kind> operandKinds;
       for (Value v : op.getOperands())
         operandKinds.push_back(kindOf(v));
@@ -419,7 +419,8 @@ struct Specialiser {
     }
 
     // Shapes that only spelled out the global batch.
-    for (auto op : llvm::make_early_inc_range(body.getOps<tosa::ConstShapeOp>()))
+    for (auto op :
+         llvm::make_early_inc_range(body.getOps<tosa::ConstShapeOp>()))
       if (op->use_empty())
         op.erase();
 
@@ -427,8 +428,8 @@ struct Specialiser {
     SmallVector<Kind> resultKinds;
     for (Value v : ret.getOperands())
       resultKinds.push_back(kindOf(v));
-    fn.setFunctionType(FunctionType::get(fn.getContext(), argTypes,
-                                         ret.getOperandTypes()));
+    fn.setFunctionType(
+        FunctionType::get(fn.getContext(), argTypes, ret.getOperandTypes()));
     return resultKinds;
   }
 };
@@ -504,8 +505,7 @@ struct PipeMicrobatchPass
     // Kinds of the entry's values: arguments and stage call results.
     DenseMap<Value, Kind> entryKinds;
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
-      entryKinds[fn.getArgument(i)] =
-          isParam(fn, i) ? Kind::None : Kind::Batch;
+      entryKinds[fn.getArgument(i)] = isParam(fn, i) ? Kind::None : Kind::Batch;
     llvm::SmallPtrSet<Operation *, 8> seen;
     OpBuilder builder(module.getContext());
     DenseMap<Value, Value> slices;
@@ -515,8 +515,7 @@ struct PipeMicrobatchPass
           call, call.getCalleeAttr());
       if (!seen.insert(callee).second) {
         call.emitError() << "pipe-microbatch: stage function '@"
-                         << callee.getSymName()
-                         << "' is called more than once";
+                         << callee.getSymName() << "' is called more than once";
         return signalPassFailure();
       }
       SmallVector<Kind> argKinds;
@@ -544,9 +543,8 @@ struct PipeMicrobatchPass
         operand.set(slice);
       }
       Operation *ret = callee.getBody().front().getTerminator();
-      for (auto [result, returned, kind] :
-           llvm::zip_equal(call.getResults(), ret->getOperands(),
-                           *resultKinds)) {
+      for (auto [result, returned, kind] : llvm::zip_equal(
+               call.getResults(), ret->getOperands(), *resultKinds)) {
         result.setType(returned.getType());
         entryKinds[result] = kind;
         if (Operation *source = spec.origin.lookup(returned))
@@ -583,8 +581,8 @@ struct PipeMicrobatchPass
   Value sliceMicrobatch(OpBuilder &builder, BlockArgument arg) {
     auto type = cast<RankedTensorType>(arg.getType());
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                             builder.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes,
+        strides(type.getRank(), builder.getIndexAttr(1));
     for (int64_t i = 0; i < type.getRank(); ++i)
       sizes.push_back(builder.getIndexAttr(
           i == 0 ? type.getDimSize(0) / microbatches : type.getDimSize(i)));
@@ -599,12 +597,12 @@ struct PipeMicrobatchPass
   Value insertMicrobatch(OpBuilder &builder, Value value, Type global) {
     auto type = cast<RankedTensorType>(value.getType());
     auto globalType = cast<RankedTensorType>(global);
-    Value dest = tensor::EmptyOp::create(builder, value.getLoc(),
-                                         globalType.getShape(),
-                                         globalType.getElementType());
+    Value dest =
+        tensor::EmptyOp::create(builder, value.getLoc(), globalType.getShape(),
+                                globalType.getElementType());
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                             builder.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes,
+        strides(type.getRank(), builder.getIndexAttr(1));
     for (int64_t d : type.getShape())
       sizes.push_back(builder.getIndexAttr(d));
     return tensor::InsertSliceOp::create(builder, value.getLoc(), value, dest,

@@ -46,8 +46,7 @@ struct StagePlan {
 
 /// Collects the entry operations that a use inside `op` (or its regions)
 /// reads from the entry block: arguments and constants.
-void collectInputs(Operation *op, Block &body, int64_t stage,
-                   StagePlan &plan) {
+void collectInputs(Operation *op, Block &body, int64_t stage, StagePlan &plan) {
   op->walk([&](Operation *nested) {
     for (Value operand : nested->getOperands()) {
       if (auto arg = dyn_cast<BlockArgument>(operand)) {
@@ -215,9 +214,9 @@ struct PipeOutlineStagesPass
 
     builder.setInsertionPoint(fn);
     std::string name = (fn.getSymName() + "_stage" + Twine(k)).str();
-    auto stageFn = func::FuncOp::create(
-        builder, fn.getLoc(), name,
-        builder.getFunctionType(argTypes, resultTypes));
+    auto stageFn =
+        func::FuncOp::create(builder, fn.getLoc(), name,
+                             builder.getFunctionType(argTypes, resultTypes));
     stageFn.setPrivate();
     setStage(stageFn, k);
     symbols.insert(stageFn); // Renames on a clash.

@@ -1,4 +1,5 @@
-//===- Partition.cpp - pipe-partition: assign operations to stages ---------===//
+//===- Partition.cpp - pipe-partition: assign operations to stages
+//---------===//
 //
 // Part of the pipewave project.
 //
@@ -93,9 +94,10 @@ struct PipePartitionPass
 
     StringRef how = strategy;
     if (how == "auto") {
-      bool allStaged = !ops.work.empty() && llvm::all_of(ops.work, [](Operation *op) {
-        return getStage(op) >= 0;
-      });
+      bool allStaged =
+          !ops.work.empty() && llvm::all_of(ops.work, [](Operation *op) {
+            return getStage(op) >= 0;
+          });
       how = !ops.markers.empty() || allStaged ? "manual" : "balanced";
     }
     LogicalResult result = failure();
@@ -104,7 +106,8 @@ struct PipePartitionPass
     else if (how == "uniform" || how == "balanced")
       result = partitionByCost(fn, ops, how == "balanced");
     else
-      fn.emitError() << "pipe-partition: unknown strategy '" << static_cast<std::string>(strategy)
+      fn.emitError() << "pipe-partition: unknown strategy '"
+                     << static_cast<std::string>(strategy)
                      << "'; expected auto, manual, uniform or balanced";
     if (failed(result))
       return signalPassFailure();
@@ -122,13 +125,14 @@ struct PipePartitionPass
       int64_t stages = ops.markers.size() + 1;
       if (numStages != 0 && numStages != stages)
         return fn.emitError()
-               << "pipe-partition: num-stages=" << static_cast<int64_t>(numStages) << " but the "
+               << "pipe-partition: num-stages="
+               << static_cast<int64_t>(numStages) << " but the "
                << ops.markers.size() << " pipe.split marker(s) make " << stages
                << " stages";
       int64_t stage = 0;
       bool stageHasWork = false;
-      for (Operation &op :
-           llvm::make_early_inc_range(fn.getBody().front().without_terminator())) {
+      for (Operation &op : llvm::make_early_inc_range(
+               fn.getBody().front().without_terminator())) {
         if (auto marker = dyn_cast<SplitOp>(op)) {
           if (!stageHasWork)
             return marker.emitError()
@@ -168,24 +172,25 @@ struct PipePartitionPass
       return fn.emitError() << "pipe-partition: the entry function has no "
                                "operations to partition";
     if (numStages != 0 && numStages != maxStage + 1)
-      return fn.emitError() << "pipe-partition: num-stages=" << static_cast<int64_t>(numStages)
-                            << " but the pipe.stage attributes use "
-                            << maxStage + 1 << " stages";
+      return fn.emitError()
+             << "pipe-partition: num-stages=" << static_cast<int64_t>(numStages)
+             << " but the pipe.stage attributes use " << maxStage + 1
+             << " stages";
     llvm::SmallBitVector used(maxStage + 1);
     for (Operation *op : ops.work)
       used.set(getStage(op));
     if (!used.all())
-      return fn.emitError() << "pipe-partition: stage " << used.find_first_unset()
-                            << " has no operation";
+      return fn.emitError() << "pipe-partition: stage "
+                            << used.find_first_unset() << " has no operation";
     return success();
   }
 
   /// Uniform (equal operation counts) or balanced (equal cost) cuts.
-  LogicalResult partitionByCost(func::FuncOp fn, EntryOps &ops,
-                                bool balanced) {
+  LogicalResult partitionByCost(func::FuncOp fn, EntryOps &ops, bool balanced) {
     if (!ops.markers.empty())
       return ops.markers.front().emitError()
-             << "pipe-partition: strategy=" << static_cast<std::string>(strategy)
+             << "pipe-partition: strategy="
+             << static_cast<std::string>(strategy)
              << " ignores pipe.split markers; use strategy=manual or remove "
                 "them";
     if (numStages < 1)
@@ -194,9 +199,9 @@ struct PipePartitionPass
                             << static_cast<int64_t>(numStages);
     int64_t count = ops.work.size();
     if (numStages > count)
-      return fn.emitError() << "pipe-partition: cannot cut " << count
-                            << " operation(s) into " << static_cast<int64_t>(numStages)
-                            << " non-empty stages";
+      return fn.emitError()
+             << "pipe-partition: cannot cut " << count << " operation(s) into "
+             << static_cast<int64_t>(numStages) << " non-empty stages";
 
     std::vector<int> assignment;
     if (balanced) {
@@ -224,7 +229,8 @@ struct PipePartitionPass
   /// A constant takes the earliest stage that uses it (outlining copies it
   /// into every stage that does).
   void placeConstants(EntryOps &ops) {
-    Block *body = ops.constants.empty() ? nullptr : ops.constants[0]->getBlock();
+    Block *body =
+        ops.constants.empty() ? nullptr : ops.constants[0]->getBlock();
     for (Operation *constant : ops.constants) {
       int64_t stage = -1;
       for (Operation *user : constant->getUsers()) {

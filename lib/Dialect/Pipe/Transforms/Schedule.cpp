@@ -63,8 +63,8 @@ LogicalResult checkBatch(func::FuncOp fn, int64_t microbatches,
              << fn.getArgumentTypes()[i];
     if (replicas > 1 && type.getDimSize(0) % (microbatches * replicas) != 0)
       return fn.emitError()
-             << "pipe-schedule: microbatches=" << microbatches << " x replicas="
-             << replicas << " = " << microbatches * replicas
+             << "pipe-schedule: microbatches=" << microbatches
+             << " x replicas=" << replicas << " = " << microbatches * replicas
              << " parts do not divide the batch size " << type.getDimSize(0)
              << " (dimension 0 of data input '" << getArgName(fn, i) << "')";
     if (type.getDimSize(0) % microbatches != 0)
@@ -129,8 +129,8 @@ struct PipeSchedulePass
       if (specialized % numReplicas != 0) {
         fn.emitError() << "pipe-schedule: pipe-microbatch specialised the "
                           "stage functions for "
-                       << specialized << " microbatches, which replicas="
-                       << numReplicas
+                       << specialized
+                       << " microbatches, which replicas=" << numReplicas
                        << " does not divide (the stage functions compute one "
                           "microbatch of one replica)";
         return signalPassFailure();
@@ -152,8 +152,8 @@ struct PipeSchedulePass
     if (!program)
       return signalPassFailure();
     if (numReplicas > 1) {
-      schedule::BuildResult replicated = scheduling::replicateProgram(
-          *program, static_cast<int>(numReplicas));
+      schedule::BuildResult replicated =
+          scheduling::replicateProgram(*program, static_cast<int>(numReplicas));
       if (!replicated) {
         fn.emitError() << "pipe-schedule: " << replicated.error;
         return signalPassFailure();
@@ -247,8 +247,7 @@ struct PipeSchedulePass
                 "cannot replicate it ("
              << (replicasFromPlan ? "the entry's pipe.replicas asks for "
                                   : "replicas=")
-             << numReplicas
-             << "); choose a schedule"
+             << numReplicas << "); choose a schedule"
              << (replicasFromPlan ? ", or set replicas=1" : "");
     return success();
   }
@@ -298,16 +297,16 @@ struct PipeSchedulePass
       return success();
     if (numReplicas > 1)
       return fn.emitError()
-             << "pipe-schedule: microbatches=" << M << " with replicas="
-             << numReplicas << " needs the stage functions specialised for "
-             << M * numReplicas
+             << "pipe-schedule: microbatches=" << M
+             << " with replicas=" << numReplicas
+             << " needs the stage functions specialised for " << M * numReplicas
              << " microbatches (each replica takes 1/" << numReplicas
              << " of the batch), but pipe-microbatch specialised them for "
              << specialized;
     return fn.emitError()
-             << "pipe-schedule: microbatches=" << M
-             << " but pipe-microbatch specialised the stage functions for "
-             << specialized << " microbatches";
+           << "pipe-schedule: microbatches=" << M
+           << " but pipe-microbatch specialised the stage functions for "
+           << specialized << " microbatches";
   }
 
   /// schedule=file: an action list whose S and M match the module.

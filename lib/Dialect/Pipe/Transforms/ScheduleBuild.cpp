@@ -135,8 +135,8 @@ schedule::BuildResult
 pipewave::pipe::scheduling::replicateProgram(const schedule::Program &program,
                                              int replicas) {
   if (replicas < 1)
-    return schedule::BuildResult::failure(
-        "replicas must be at least 1, got " + std::to_string(replicas));
+    return schedule::BuildResult::failure("replicas must be at least 1, got " +
+                                          std::to_string(replicas));
   if (replicas == 1)
     return schedule::BuildResult::success(program);
   int numRanks = static_cast<int>(program.ranks.size());

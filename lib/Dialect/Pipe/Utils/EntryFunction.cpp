@@ -1,4 +1,5 @@
-//===- EntryFunction.cpp - Finding and checking the entry function ---------===//
+//===- EntryFunction.cpp - Finding and checking the entry function
+//---------===//
 //
 // Part of the pipewave project.
 //

@@ -1,4 +1,5 @@
-//===- SchedDialect.cpp - The sched dialect --------------------------------===//
+//===- SchedDialect.cpp - The sched dialect
+//--------------------------------===//
 //
 // Part of the pipewave project.
 //

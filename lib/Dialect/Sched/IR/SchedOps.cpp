@@ -1,4 +1,5 @@
-//===- SchedOps.cpp - Operations of the sched dialect ----------------------===//
+//===- SchedOps.cpp - Operations of the sched dialect
+//----------------------===//
 //
 // Part of the pipewave project.
 //
@@ -73,8 +74,7 @@ static LogicalResult verifyStageAndMicrobatch(Operation *op, int64_t stage,
     return op->emitOpError() << "acts on stage " << stage << ", which rank "
                              << rank.getRank() << " does not hold";
   if (mb && *mb >= static_cast<int64_t>(program.getMicrobatches()))
-    return op->emitOpError() << "microbatch " << *mb
-                             << " is out of range 0.."
+    return op->emitOpError() << "microbatch " << *mb << " is out of range 0.."
                              << program.getMicrobatches() - 1;
   return success();
 }
@@ -85,8 +85,8 @@ static LogicalResult verifyPeer(Operation *op, int64_t peer) {
   auto program = rank->getParentOfType<ProgramOp>();
   int64_t numRanks = llvm::range_size(program.getBody().front());
   if (peer < 0 || peer >= numRanks)
-    return op->emitOpError() << "peer rank " << peer
-                             << " is out of range 0.." << numRanks - 1;
+    return op->emitOpError()
+           << "peer rank " << peer << " is out of range 0.." << numRanks - 1;
   if (peer == static_cast<int64_t>(rank.getRank()))
     return op->emitOpError() << "rank " << peer << " talks to itself";
   return success();

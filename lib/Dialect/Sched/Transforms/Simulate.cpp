@@ -121,8 +121,8 @@ std::string formatReport(const schedule::Program &program,
   // (the peak above is that of the total, where the stash may be lower).
   text += "peak stash per device (bytes): most microbatches in flight x "
           "stash per microbatch, per held stage\n";
-  text += format("  %-5s %-8s %-12s %s\n", "rank", "stages", "in flight",
-                 "stash");
+  text +=
+      format("  %-5s %-8s %-12s %s\n", "rank", "stages", "in flight", "stash");
   for (size_t r = 0; r < report.ranks.size(); ++r) {
     std::string counts;
     double bytes = 0;
@@ -269,9 +269,9 @@ struct SchedSimulatePass
       }
       // A program that replicates its stages (pipe-schedule{replicas=R})
       // splits the batch into R x M microbatches, one rank per device.
-      sim::CostTable table = costs->costTable(
-          static_cast<int64_t>(program.numMicrobatches) *
-          programReplicas(program));
+      sim::CostTable table =
+          costs->costTable(static_cast<int64_t>(program.numMicrobatches) *
+                           programReplicas(program));
       sim::Placement placement =
           sim::Placement::onePerRank(static_cast<int>(program.ranks.size()));
       int numDevices = static_cast<int>(program.ranks.size());

@@ -1,4 +1,5 @@
-//===- Verify.cpp - sched-verify: prove programs correct -------------------===//
+//===- Verify.cpp - sched-verify: prove programs correct
+//-------------------===//
 //
 // Part of the pipewave project.
 //
@@ -9,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave/Schedule/Verify.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
-#include "pipewave/Schedule/Verify.h"
 
 namespace pipewave::sched {
 #define GEN_PASS_DEF_SCHEDVERIFY

@@ -1,4 +1,5 @@
-//===- ProgramIR.cpp - sched IR <-> schedule::Program ----------------------===//
+//===- ProgramIR.cpp - sched IR <-> schedule::Program
+//----------------------===//
 //
 // Part of the pipewave project.
 //

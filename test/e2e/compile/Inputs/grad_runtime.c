@@ -62,14 +62,15 @@ static void fill(const pw_tensor_info *t, int input, void *data) {
   if (t->dtype != PW_F32)
     return;
   for (size_t j = 0; j < n; ++j)
-    ((float *)data)[j] = (float)(0.1 * sin(0.7 * (double)j + 1.3 * input + 0.1));
+    ((float *)data)[j] =
+        (float)(0.1 * sin(0.7 * (double)j + 1.3 * input + 0.1));
 }
 
 static void *zeros(const pw_tensor_info *t) { return calloc(1, bytes(t)); }
 
 static const pw_model *m;
-static void **inputs;    /* model inputs (global batch) */
-static double **grads;   /* accumulated gradient of every parameter input */
+static void **inputs;  /* model inputs (global batch) */
+static double **grads; /* accumulated gradient of every parameter input */
 
 /* The arguments of stage s for microbatch mb; `prev` holds the results of
  * stage s-1. */
@@ -212,8 +213,10 @@ static int backprop(int split) {
           for (size_t j = 0; j < n; ++j)
             d[j] += gv[j];
         } else {
-          fprintf(stderr, "grad: stage %d returns a gradient for data "
-                          "argument %d\n", s, a);
+          fprintf(stderr,
+                  "grad: stage %d returns a gradient for data "
+                  "argument %d\n",
+                  s, a);
           return 1;
         }
       }
@@ -237,8 +240,9 @@ int pw_runtime_main(int argc, char **argv, const pw_model *model) {
   if (m->abi_version != PW_MODEL_ABI_VERSION || m->forward_only ||
       m->num_outputs < 1 || m->output_combine[0] != PW_SUM ||
       m->outputs[0].dtype != PW_F32 || numel(&m->outputs[0]) != 1) {
-    fprintf(stderr, "grad: expected a training model (ABI %d) whose first "
-                    "output is a summed f32 scalar loss\n",
+    fprintf(stderr,
+            "grad: expected a training model (ABI %d) whose first "
+            "output is a summed f32 scalar loss\n",
             PW_MODEL_ABI_VERSION);
     return 1;
   }

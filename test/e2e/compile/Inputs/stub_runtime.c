@@ -59,8 +59,7 @@ static void fill(const pw_tensor_info *t, int input, void *data) {
     else if (t->dtype == PW_F64)
       ((double *)data)[j] = v;
     else
-      memset((char *)data + j * dtype_size(t->dtype), 0,
-             dtype_size(t->dtype));
+      memset((char *)data + j * dtype_size(t->dtype), 0, dtype_size(t->dtype));
   }
 }
 
@@ -99,9 +98,9 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
     fprintf(stderr, "stub: ABI version %d\n", m->abi_version);
     return 1;
   }
-  printf("model %s schedule %s stages %d microbatches %d ranks %d%s\n",
-         m->name, m->schedule, m->num_stages, m->num_microbatches,
-         m->num_ranks, m->forward_only ? " forward-only" : "");
+  printf("model %s schedule %s stages %d microbatches %d ranks %d%s\n", m->name,
+         m->schedule, m->num_stages, m->num_microbatches, m->num_ranks,
+         m->forward_only ? " forward-only" : "");
   if (check_actions(m))
     return 1;
 
@@ -142,11 +141,11 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
         if (bytes(&st->args[a]) * (st->arg_source[a] == PW_FROM_DATA
                                        ? (size_t)m->num_microbatches
                                        : 1) !=
-                (st->arg_source[a] == PW_FROM_PREVIOUS
-                     ? bytes(&m->stages[s - 1].results[idx])
-                     : bytes(&m->inputs[idx]))) {
-          fprintf(stderr, "stub: size mismatch for stage %d argument %d\n",
-                  s, a);
+            (st->arg_source[a] == PW_FROM_PREVIOUS
+                 ? bytes(&m->stages[s - 1].results[idx])
+                 : bytes(&m->inputs[idx]))) {
+          fprintf(stderr, "stub: size mismatch for stage %d argument %d\n", s,
+                  a);
           return 1;
         }
       }

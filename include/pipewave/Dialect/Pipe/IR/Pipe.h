@@ -1,4 +1,5 @@
-//===- Pipe.h - The pipe dialect ----------------------------------*- C++ -*-===//
+//===- Pipe.h - The pipe dialect ----------------------------------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //

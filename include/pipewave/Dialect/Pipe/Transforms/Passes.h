@@ -1,4 +1,5 @@
-//===- Passes.h - Passes of the pipe dialect ----------------------*- C++ -*-===//
+//===- Passes.h - Passes of the pipe dialect ----------------------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //

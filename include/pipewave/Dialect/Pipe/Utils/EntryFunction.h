@@ -1,4 +1,5 @@
-//===- EntryFunction.h - Finding and checking the entry function --*- C++ -*-===//
+//===- EntryFunction.h - Finding and checking the entry function --*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //

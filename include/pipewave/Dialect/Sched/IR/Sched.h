@@ -1,4 +1,5 @@
-//===- Sched.h - The sched dialect --------------------------------*- C++ -*-===//
+//===- Sched.h - The sched dialect --------------------------------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //

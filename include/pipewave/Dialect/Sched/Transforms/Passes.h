@@ -1,4 +1,5 @@
-//===- Passes.h - Passes of the sched dialect ---------------------*- C++ -*-===//
+//===- Passes.h - Passes of the sched dialect ---------------------*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //
