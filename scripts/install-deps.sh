@@ -8,7 +8,7 @@ packages=(
   libopenmpi-dev openmpi-bin libopenblas-dev
   libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx
-  clang-22 libclang-rt-22-dev
+  clang-22 libclang-rt-22-dev clang-format-22
 )
 
 missing=()

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds pipewave and runs the whole test suite:
+# Installs the dependencies, checks the formatting of every C/C++ source
+# (scripts/check-format.sh), builds pipewave and runs the whole test suite:
 # the lit suite (FileCheck and -verify-diagnostics tests of every pass and
 # tool) and then ctest (unit tests and end-to-end runs). Before them, the
 # ONNX importer's libFuzzer target runs for a short budget (with clang-22;
@@ -10,6 +11,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 
 "$root/scripts/install-deps.sh" || exit 1
+echo "== format check =="
+"$root/scripts/check-format.sh"
+format_status=$?
 "$root/scripts/build.sh" "$build" || exit 1
 
 "$root/scripts/fuzz-import.sh" "$build-fuzz"
@@ -26,7 +30,11 @@ ctest_status=$?
 if [ $lit_status -ne 0 ]; then
   echo "pipewave: the lit suite failed (see above)" >&2
 fi
+if [ $format_status -ne 0 ]; then
+  echo "pipewave: the format check failed (see above)" >&2
+fi
 if [ $fuzz_status -ne 0 ]; then
   echo "pipewave: the ONNX importer fuzzer failed (see above)" >&2
 fi
-[ $lit_status -eq 0 ] && [ $ctest_status -eq 0 ] && [ $fuzz_status -eq 0 ]
+[ $lit_status -eq 0 ] && [ $ctest_status -eq 0 ] && [ $fuzz_status -eq 0 ] &&
+  [ $format_status -eq 0 ]

@@ -1,7 +1,8 @@
 //===- table.cpp - Bubble and stash table of the built-in schedules -------===//
 //
 // Prints, as Markdown, the bubble fraction that simulate() measures for every
-// built-in schedule next to its closed form, and the peak number of
+// registered schedule family (pipewave/Schedule/Registry.h) next to its
+// closed form, and the peak number of
 // activations stashed on each rank. docs/schedules.md holds the output.
 //
 //   pipewave-schedule-table              print the table
@@ -21,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 #include "pipewave/Schedule/Simulate.h"
 #include "pipewave/Simulator/Simulator.h"
 #include "pipewave/Simulator/Trace.h"
@@ -40,82 +42,13 @@ using namespace pipewave::schedule;
 
 namespace {
 
-struct Row {
-  std::string schedule;
-  std::string parameter;
-  int ranks;
-  int microbatches;
-  /// Chunks per rank (scales the costs).
-  int chunks;
-  bool split;
-  std::function<BuildResult()> build;
-  /// Closed form of the bubble fraction, or a negative value if none.
-  double closedForm;
-  /// Text before the closed-form value, e.g. "≥ " for a lower bound.
-  std::string closedPrefix = "";
-};
-
-std::string fixed(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.4f", value);
-  return buffer;
-}
-
-std::string render(const Row &row) {
-  BuildResult built = row.build();
-  if (!built)
-    return "| " + row.schedule + " | error: " + built.error + " |\n";
-  const Program &program = *built.program;
-  Costs costs;
-  double scale = 1.0 / row.chunks;
-  costs.forward = scale;
-  costs.backward = 2 * scale;
-  costs.backwardInput = scale;
-  costs.backwardWeight = scale;
-  SimResult result = simulate(program, costs);
-  if (!result.error.empty())
-    return "| " + row.schedule + " | error: " + result.error + " |\n";
-  std::string stash;
-  for (const RankTiming &rank : result.ranks)
-    stash += (stash.empty() ? "" : " ") + std::to_string(rank.peakStash);
-  std::string closed =
-      row.closedForm < 0 ? "—" : row.closedPrefix + fixed(row.closedForm);
-  return "| " + row.schedule + " | " + row.parameter + " | " +
-         std::to_string(row.ranks) + " | " + std::to_string(program.numStages) +
-         " | " + std::to_string(row.microbatches) + " | " +
-         fixed(result.bubbleFraction) + " | " + closed + " | " + stash + " |\n";
-}
-
-std::string table() {
-  std::vector<Row> rows;
-  for (int P : {4, 8}) {
-    for (int M : {8, 16, 32}) {
-      double p = P, m = M;
-      rows.push_back({"gpipe", "", P, M, 1, false,
-                      [=] { return buildGPipe(P, M); }, (p - 1) / (m + p - 1)});
-      rows.push_back({"1f1b", "", P, M, 1, false,
-                      [=] { return build1F1B(P, M); }, (p - 1) / (m + p - 1)});
-      rows.push_back({"interleaved-1f1b", "v=2", P, M, 2, false,
-                      [=] { return buildInterleaved1F1B(P, 2, M); },
-                      (p - 1) / (2 * m + p - 1)});
-      for (int W : {1, 2, 4})
-        rows.push_back({"hanayo", "W=" + std::to_string(W), P, M, 2 * W, false,
-                        [=] { return buildHanayo(P, W, M); },
-                        2 * (p - 1) / (3 * W * m + 2 * (p - 1))});
-      rows.push_back({"zbh1", "", P, M, 1, true,
-                      [=] { return buildZeroBubbleH1(P, M); },
-                      (p - 1) / (3 * m + p - 1)});
-      rows.push_back({"zbv", "", P, M, 2, true,
-                      [=] { return buildZeroBubbleV(P, M); },
-                      (p - 1) / (6 * m + p - 1), "≥ "});
-    }
-  }
-  std::string text = "| schedule | | ranks | stages | M | bubble "
-                     "(simulate) | closed form | peak stash per rank |\n"
-                     "|---|---|---:|---:|---:|---:|---:|---|\n";
-  for (const Row &row : rows)
-    text += render(row);
-  return text;
+/// The option values a family shows in the table and the timelines.
+std::vector<int> shownOptions(const ScheduleFamily &family) {
+  if (family.optionName.empty())
+    return {0};
+  if (family.tableOptions.empty())
+    return {family.defaultOption};
+  return family.tableOptions;
 }
 
 /// One timeline of docs/timelines: `name`.svg.
@@ -125,19 +58,28 @@ struct Timeline {
   std::function<BuildResult()> build;
 };
 
-/// The timelines, at S = 4 ranks and M = 8 microbatches.
+/// The timelines, at 4 ranks and M = 8 microbatches: every registered
+/// family with each option value of the table.
 std::vector<Timeline> timelines() {
   const int P = 4, M = 8;
-  return {
-      {"gpipe", "gpipe", [=] { return buildGPipe(P, M); }},
-      {"1f1b", "1f1b", [=] { return build1F1B(P, M); }},
-      {"interleaved-1f1b", "interleaved-1f1b, v=2",
-       [=] { return buildInterleaved1F1B(P, 2, M); }},
-      {"hanayo-w1", "hanayo, W=1", [=] { return buildHanayo(P, 1, M); }},
-      {"hanayo-w2", "hanayo, W=2", [=] { return buildHanayo(P, 2, M); }},
-      {"zbh1", "zbh1", [=] { return buildZeroBubbleH1(P, M); }},
-      {"zbv", "zbv", [=] { return buildZeroBubbleV(P, M); }},
-  };
+  std::vector<Timeline> result;
+  for (const ScheduleFamily *family : ScheduleRegistry::instance().families())
+    for (int option : shownOptions(*family)) {
+      int stages = P * family->stagesOnEachRank(option);
+      std::string suffix =
+          family->optionName.empty()
+              ? ""
+              : "-" + family->optionName + std::to_string(option);
+      std::string title = family->optionName.empty()
+                              ? family->name
+                              : family->name + ", " + family->optionName + "=" +
+                                    std::to_string(option);
+      result.push_back({family->name + suffix, title, [=] {
+                          return buildFamily(*family, option, stages, M,
+                                             /*forwardOnly=*/false);
+                        }});
+    }
+  return result;
 }
 
 /// The SVG of `timeline`, or an empty string after printing an error.
@@ -234,7 +176,7 @@ int main(int argc, char **argv) {
   if (argc == 3 && std::string(argv[1]) == "--svg-dir")
     return writeTimelines(argv[2]);
   if (argc == 3 && std::string(argv[1]) == "--check") {
-    std::string text = table();
+    std::string text = familyTable();
     std::optional<std::string> contents = readFile(argv[2]);
     if (!contents) {
       std::fprintf(stderr, "pipewave-schedule-table: cannot read %s\n",
@@ -260,6 +202,6 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: %s [--check FILE | --svg-dir DIR]\n", argv[0]);
     return 2;
   }
-  std::fputs(table().c_str(), stdout);
+  std::fputs(familyTable().c_str(), stdout);
   return 0;
 }

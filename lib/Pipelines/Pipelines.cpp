@@ -4,8 +4,16 @@
 // Part of the pipewave project.
 //
 //===----------------------------------------------------------------------===//
+//
+// `pipe-train` cuts a model into a verified sched program; `pipe-compile` is
+// the whole of pipewave-compile between reading the model and writing
+// object code, so that `pipewave-opt` runs (and --mlir-print-ir-* shows)
+// exactly what the compiler runs.
+//
+//===----------------------------------------------------------------------===//
 
 #include "pipewave/Pipelines/Pipelines.h"
+#include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 
@@ -16,8 +24,11 @@ using namespace mlir;
 
 void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
                                       const PipeTrainOptions &options) {
-  pm.addPass(pipe::createPipePartition(
-      {options.numStages, options.strategy, options.entry}));
+  pipe::PipePartitionOptions partition;
+  partition.numStages = options.numStages;
+  partition.strategy = options.strategy;
+  partition.entry = options.entry;
+  pm.addPass(pipe::createPipePartition(partition));
   pm.addPass(pipe::createPipeOutlineStages({options.entry}));
   pm.addPass(pipe::createPipeInsertComm({options.entry}));
   pipe::PipeScheduleOptions schedule;
@@ -33,6 +44,85 @@ void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
   pm.addPass(sched::createSchedVerify());
 }
 
+void pipewave::buildPipeCompileFrontEnd(OpPassManager &pm,
+                                        const PipeCompileOptions &options) {
+  pipe::PipePartitionOptions partition;
+  partition.numStages = options.numStages;
+  // No count and no markers: the whole model is one stage; one stage: the
+  // markers are ignored.
+  partition.defaultStages = 1;
+  partition.ignoreMarkers = options.numStages == 1;
+  partition.strategy = options.strategy;
+  partition.entry = options.entry;
+  pm.addPass(pipe::createPipePartition(partition));
+  pm.addPass(pipe::createPipeOutlineStages({options.entry}));
+
+  // The stage functions compute one microbatch of one replica.
+  pipe::PipeMicrobatchOptions microbatch;
+  microbatch.microbatches = options.microbatches;
+  microbatch.replicas = options.replicas;
+  microbatch.entry = options.entry;
+  pm.addPass(pipe::createPipeMicrobatch(microbatch));
+  pm.addPass(pipe::createPipeInsertComm({options.entry}));
+
+  pipe::PipeScheduleOptions schedule;
+  schedule.schedule = options.schedule;
+  schedule.microbatches = options.microbatches;
+  schedule.chunks = options.chunks;
+  schedule.waves = options.waves;
+  schedule.replicas = options.replicas;
+  schedule.forceForwardOnly = options.inference;
+  schedule.file = options.file;
+  schedule.device = options.device;
+  schedule.memory = options.memory;
+  schedule.entry = options.entry;
+  pm.addPass(pipe::createPipeSchedule(schedule));
+  pm.addPass(sched::createSchedVerify());
+
+  // Training functions, as the program needs them (none for a forward-only
+  // step; split backward for zero-bubble schedules, which auto may pick).
+  if (options.recompute != "none") {
+    pipe::PipeRecomputeOptions recompute;
+    recompute.policy = options.recompute;
+    recompute.report = false;
+    recompute.fromSchedule = true;
+    pm.addPass(pipe::createPipeRecompute(recompute));
+  }
+  pipe::PipeAutodiffOptions autodiff;
+  autodiff.fromSchedule = true;
+  pm.addPass(pipe::createPipeAutodiff(autodiff));
+}
+
+LogicalResult pipewave::buildPipeCompileLowering(
+    OpPassManager &pm, const PipeCompileOptions &options,
+    function_ref<LogicalResult(const Twine &)> error) {
+  switch (options.target) {
+  case CompileTarget::CPU: {
+    LowerToLLVMOptions lowering;
+    lowering.matmul = options.matmul;
+    buildLowerToLLVMPipeline(pm, lowering);
+    return success();
+  }
+  case CompileTarget::CUDA:
+    return error("target=cuda is not supported yet; the supported target is "
+                 "cpu");
+  }
+  return error("unknown target");
+}
+
+LogicalResult pipewave::buildPipeCompilePipeline(
+    OpPassManager &pm, const PipeCompileOptions &options,
+    function_ref<LogicalResult(const Twine &)> error) {
+  if (options.matmul != "auto" && options.matmul != "blas" &&
+      options.matmul != "vector" && options.matmul != "loops")
+    return error("matmul=" + options.matmul +
+                 ": expected auto, blas, vector or loops");
+  buildPipeCompileFrontEnd(pm, options);
+  if (options.emit == CompileEmit::Pipe)
+    return success();
+  return buildPipeCompileLowering(pm, options, error);
+}
+
 void pipewave::registerPipelines() {
   PassPipelineRegistration<PipeTrainOptions>(
       "pipe-train",
@@ -40,4 +130,22 @@ void pipewave::registerPipelines() {
       "sched program (pipe-partition, pipe-outline-stages, pipe-insert-comm, "
       "pipe-schedule, sched-verify)",
       buildPipeTrainPipeline);
+  registerPassPipeline(
+      "pipe-compile",
+      "Everything pipewave-compile runs on a TOSA model: pipe-partition, "
+      "pipe-outline-stages, pipe-microbatch, pipe-insert-comm, pipe-schedule, "
+      "sched-verify, pipe-recompute and pipe-autodiff as the schedule needs "
+      "them, then (emit=mlir) the lowering of the stage code for the target",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> error) {
+        PipeCompileOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        return buildPipeCompilePipeline(pm, options, [&](const Twine &msg) {
+          return error("pipe-compile: " + msg);
+        });
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(PipeCompileOptions());
+      });
 }

@@ -529,6 +529,10 @@ std::string stepToken(const Step &step) {
   }
 }
 
+std::string describeStages(int numStages) {
+  return std::to_string(numStages) + (numStages == 1 ? " stage" : " stages");
+}
+
 std::optional<std::string> checkAtLeast(const char *what, int value,
                                         int minimum) {
   if (value >= minimum)

@@ -77,6 +77,9 @@ BuildResult lowerComputeOrder(const Program &skeleton,
 std::optional<std::string> checkAtLeast(const char *what, int value,
                                         int minimum = 1);
 
+/// "1 stage", "4 stages".
+std::string describeStages(int numStages);
+
 /// A program skeleton with `numRanks` ranks where rank r holds
 /// `stagesOfRank(r)` (sorted by the function).
 Program makeSkeleton(int numStages, int numMicrobatches, int numRanks,

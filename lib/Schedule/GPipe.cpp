@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 
 #include "RankBuilder.h"
 
@@ -30,6 +31,20 @@ BuildResult buildGPipe(int numStages, int numMicrobatches, bool forwardOnly) {
     builder.optimizerStep(stage);
   }
   return BuildResult::success(std::move(program));
+}
+
+ScheduleFamily gpipeFamily() {
+  ScheduleFamily family;
+  family.name = "gpipe";
+  family.summary = "GPipe: all forwards, then all backwards";
+  family.build = [](const FamilyBuildArgs &args) {
+    return buildGPipe(args.numStages, args.numMicrobatches, args.forwardOnly);
+  };
+  family.bubble = [](int ranks, int, int microbatches) {
+    double p = ranks, m = microbatches;
+    return (p - 1) / (m + p - 1);
+  };
+  return family;
 }
 
 } // namespace pipewave::schedule

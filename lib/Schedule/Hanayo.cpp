@@ -45,8 +45,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 
-#include "ComputeOrder.h"
+#include "Chunked1F1B.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -65,71 +66,79 @@ int hanayoRankOfStage(int numRanks, int stage) {
 } // namespace
 
 BuildResult buildHanayo(int numRanks, int waves, int numMicrobatches) {
-  std::string prefix = "hanayo: ";
-  for (auto error : {detail::checkAtLeast("ranks", numRanks),
-                     detail::checkAtLeast("waves", waves),
-                     detail::checkAtLeast("microbatches", numMicrobatches)})
-    if (error)
-      return BuildResult::failure(prefix + *error);
-  if (numMicrobatches % numRanks != 0)
-    return BuildResult::failure(
-        prefix + "the number of microbatches (" +
-        std::to_string(numMicrobatches) +
-        ") must be a multiple of the number of ranks (" +
-        std::to_string(numRanks) + ")");
-
   int P = numRanks, W = waves, M = numMicrobatches, S = 2 * W * P;
-  Program skeleton = detail::makeSkeleton(S, M, P, "hanayo", [&](int r) {
-    std::vector<int> stages;
-    for (int k = 0; k < S; ++k)
-      if (hanayoRankOfStage(P, k) == r)
-        stages.push_back(k);
-    return stages;
-  });
-
   auto forwardTime = [&](int k, int m) -> int64_t {
     return int64_t(2) * W * P * (m / P) + 2 * (m % P) + k;
   };
   auto backwardTime = [&](int k, int m) -> int64_t {
     return int64_t(4) * W * P * (m / P) + 4 * (m % P) + 2 * (S - 1 - k);
   };
+  return detail::buildChunked1F1B(
+      "hanayo", "waves", W, P, S, M,
+      [&](int r) {
+        std::vector<int> stages;
+        for (int k = 0; k < S; ++k)
+          if (hanayoRankOfStage(P, k) == r)
+            stages.push_back(k);
+        return stages;
+      },
+      [&](int r, const std::vector<int> &stages) {
+        detail::ChunkOrder order;
+        for (int k : stages)
+          for (int m = 0; m < M; ++m) {
+            order.forwards.push_back({ActionKind::Forward, k, m});
+            order.backwards.push_back({ActionKind::Backward, k, m});
+          }
+        std::sort(order.forwards.begin(), order.forwards.end(),
+                  [&](const detail::Step &a, const detail::Step &b) {
+                    return forwardTime(a.stage, a.microbatch) <
+                           forwardTime(b.stage, b.microbatch);
+                  });
+        std::sort(order.backwards.begin(), order.backwards.end(),
+                  [&](const detail::Step &a, const detail::Step &b) {
+                    return backwardTime(a.stage, a.microbatch) <
+                           backwardTime(b.stage, b.microbatch);
+                  });
+        order.warmup = std::min(2 * W * P, 2 * W * M - P) + r;
+        return order;
+      });
+}
 
-  detail::ComputeOrder order(P);
-  for (int r = 0; r < P; ++r) {
-    std::vector<detail::Step> forwards, backwards;
-    for (int k : skeleton.ranks[r].stages)
-      for (int m = 0; m < M; ++m) {
-        forwards.push_back({ActionKind::Forward, k, m});
-        backwards.push_back({ActionKind::Backward, k, m});
-      }
-    std::sort(forwards.begin(), forwards.end(),
-              [&](const detail::Step &a, const detail::Step &b) {
-                return forwardTime(a.stage, a.microbatch) <
-                       forwardTime(b.stage, b.microbatch);
-              });
-    std::sort(backwards.begin(), backwards.end(),
-              [&](const detail::Step &a, const detail::Step &b) {
-                return backwardTime(a.stage, a.microbatch) <
-                       backwardTime(b.stage, b.microbatch);
-              });
-    int total = static_cast<int>(forwards.size());
-    int warmup = std::min(std::min(2 * W * P, 2 * W * M - P) + r, total);
-    std::vector<detail::Step> &steps = order[r];
-    for (int k = 0; k < warmup; ++k)
-      steps.push_back(forwards[k]);
-    for (int i = 0; i < total - warmup; ++i) {
-      steps.push_back(forwards[warmup + i]);
-      steps.push_back(backwards[i]);
+ScheduleFamily hanayoFamily() {
+  ScheduleFamily family;
+  family.name = "hanayo";
+  family.summary = "Hanayo's wave-like pipeline: W waves, 2W chunks per rank";
+  family.optionName = "waves";
+  family.defaultOption = 1;
+  family.searchOptions = {1, 2};
+  family.tableOptions = {1, 2, 4};
+  family.ranks = [](int numStages, int waves,
+                    std::string &error) -> std::optional<int> {
+    if (waves < 1) {
+      error = "schedule=hanayo needs waves >= 1, got waves=" +
+              std::to_string(waves);
+      return std::nullopt;
     }
-    for (int k = total - warmup; k < total; ++k)
-      steps.push_back(backwards[k]);
-    for (int k : skeleton.ranks[r].stages)
-      steps.push_back({ActionKind::OptimizerStep, k, -1});
-  }
-  BuildResult result = detail::lowerComputeOrder(skeleton, order);
-  if (!result)
-    result.error = prefix + result.error;
-  return result;
+    int perRank = 2 * waves;
+    if (numStages % perRank != 0) {
+      error = "schedule=hanayo waves=" + std::to_string(waves) +
+              " needs a stage count that is a multiple of 2 x waves (" +
+              std::to_string(perRank) +
+              " stages per rank), but the module has " +
+              detail::describeStages(numStages);
+      return std::nullopt;
+    }
+    return numStages / perRank;
+  };
+  family.stagesPerRank = [](int waves) { return 2 * waves; };
+  family.build = [](const FamilyBuildArgs &args) {
+    return buildHanayo(args.numRanks, args.option, args.numMicrobatches);
+  };
+  family.bubble = [](int ranks, int waves, int microbatches) {
+    double p = ranks, m = microbatches;
+    return 2 * (p - 1) / (3 * waves * m + 2 * (p - 1));
+  };
+  return family;
 }
 
 } // namespace pipewave::schedule

@@ -18,8 +18,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 
-#include "ComputeOrder.h"
+#include "Chunked1F1B.h"
 
 #include <algorithm>
 
@@ -27,58 +28,67 @@ namespace pipewave::schedule {
 
 BuildResult buildInterleaved1F1B(int numRanks, int chunksPerRank,
                                  int numMicrobatches) {
-  std::string prefix = "interleaved-1f1b: ";
-  for (auto error : {detail::checkAtLeast("ranks", numRanks),
-                     detail::checkAtLeast("chunks per rank", chunksPerRank),
-                     detail::checkAtLeast("microbatches", numMicrobatches)})
-    if (error)
-      return BuildResult::failure(prefix + *error);
-  if (numMicrobatches % numRanks != 0)
-    return BuildResult::failure(
-        prefix + "the number of microbatches (" +
-        std::to_string(numMicrobatches) +
-        ") must be a multiple of the number of ranks (" +
-        std::to_string(numRanks) + ")");
-
   int P = numRanks, v = chunksPerRank, M = numMicrobatches;
-  Program skeleton =
-      detail::makeSkeleton(P * v, M, P, "interleaved-1f1b", [&](int r) {
+  return detail::buildChunked1F1B(
+      "interleaved-1f1b", "chunks per rank", v, P, P * v, M,
+      [&](int r) {
         std::vector<int> stages;
         for (int c = 0; c < v; ++c)
           stages.push_back(c * P + r);
         return stages;
+      },
+      [&](int r, const std::vector<int> &) {
+        int total = M * v;
+        auto micro = [&](int k) { return (k / (P * v)) * P + k % P; };
+        detail::ChunkOrder order;
+        for (int k = 0; k < total; ++k) {
+          int forward = (k / P) % v, backward = v - 1 - (k / P) % v;
+          order.forwards.push_back(
+              {ActionKind::Forward, forward * P + r, micro(k)});
+          order.backwards.push_back(
+              {ActionKind::Backward, backward * P + r, micro(k)});
+        }
+        order.warmup = M == P ? total : (P - r - 1) * 2 + (v - 1) * P;
+        return order;
       });
+}
 
-  int total = M * v;
-  detail::ComputeOrder order(P);
-  for (int r = 0; r < P; ++r) {
-    auto micro = [&](int k) { return (k / (P * v)) * P + k % P; };
-    auto forward = [&](int k) {
-      int chunk = (k / P) % v;
-      return detail::Step{ActionKind::Forward, chunk * P + r, micro(k)};
-    };
-    auto backward = [&](int k) {
-      int chunk = v - 1 - (k / P) % v;
-      return detail::Step{ActionKind::Backward, chunk * P + r, micro(k)};
-    };
-    int warmup =
-        M == P ? total : std::min((P - r - 1) * 2 + (v - 1) * P, total);
-    std::vector<detail::Step> &steps = order[r];
-    for (int k = 0; k < warmup; ++k)
-      steps.push_back(forward(k));
-    for (int i = 0; i < total - warmup; ++i) {
-      steps.push_back(forward(warmup + i));
-      steps.push_back(backward(i));
+ScheduleFamily interleavedFamily() {
+  ScheduleFamily family;
+  family.name = "interleaved";
+  family.aliases = {"interleaved-1f1b"};
+  family.summary = "Megatron-LM's interleaved 1F1B: v chunks per rank";
+  family.optionName = "chunks";
+  family.defaultOption = 2;
+  family.searchOptions = {2, 4};
+  family.tableOptions = {2};
+  family.ranks = [](int numStages, int chunks,
+                    std::string &error) -> std::optional<int> {
+    if (chunks < 1) {
+      error = "schedule=interleaved needs chunks >= 1, got chunks=" +
+              std::to_string(chunks);
+      return std::nullopt;
     }
-    for (int k = total - warmup; k < total; ++k)
-      steps.push_back(backward(k));
-    for (int c = 0; c < v; ++c)
-      steps.push_back({ActionKind::OptimizerStep, c * P + r, -1});
-  }
-  BuildResult result = detail::lowerComputeOrder(skeleton, order);
-  if (!result)
-    result.error = prefix + result.error;
-  return result;
+    if (numStages % chunks != 0) {
+      error = "schedule=interleaved chunks=" + std::to_string(chunks) +
+              " needs a stage count that is a multiple of chunks (" +
+              std::to_string(chunks) +
+              " stages per rank), but the module has " +
+              detail::describeStages(numStages);
+      return std::nullopt;
+    }
+    return numStages / chunks;
+  };
+  family.stagesPerRank = [](int chunks) { return chunks; };
+  family.build = [](const FamilyBuildArgs &args) {
+    return buildInterleaved1F1B(args.numRanks, args.option,
+                                args.numMicrobatches);
+  };
+  family.bubble = [](int ranks, int chunks, int microbatches) {
+    double p = ranks, m = microbatches;
+    return (p - 1) / (chunks * m + p - 1);
+  };
+  return family;
 }
 
 } // namespace pipewave::schedule

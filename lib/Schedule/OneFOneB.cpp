@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 
 #include "RankBuilder.h"
 
@@ -74,6 +75,23 @@ BuildResult build1F1B(int numStages, int numMicrobatches) {
     builder.optimizerStep(stage);
   }
   return BuildResult::success(std::move(program));
+}
+
+ScheduleFamily oneFOneBFamily() {
+  ScheduleFamily family;
+  family.name = "1f1b";
+  family.summary = "1F1B with DAPPLE's early backward";
+  // A forward-only 1F1B is GPipe's forward half.
+  family.build = [](const FamilyBuildArgs &args) {
+    return args.forwardOnly
+               ? buildGPipe(args.numStages, args.numMicrobatches, true)
+               : build1F1B(args.numStages, args.numMicrobatches);
+  };
+  family.bubble = [](int ranks, int, int microbatches) {
+    double p = ranks, m = microbatches;
+    return (p - 1) / (m + p - 1);
+  };
+  return family;
 }
 
 } // namespace pipewave::schedule

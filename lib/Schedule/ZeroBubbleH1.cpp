@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 
 #include "ComputeOrder.h"
 #include "RankBuilder.h"
@@ -55,6 +56,22 @@ BuildResult buildZeroBubbleH1(int numStages, int numMicrobatches) {
   if (!result)
     result.error = "zbh1: " + result.error;
   return result;
+}
+
+ScheduleFamily zeroBubbleH1Family() {
+  ScheduleFamily family;
+  family.name = "zb-h1";
+  family.aliases = {"zbh1"};
+  family.summary = "ZB-H1: 1F1B's memory with the backward split into I and W";
+  family.splitBackward = true;
+  family.build = [](const FamilyBuildArgs &args) {
+    return buildZeroBubbleH1(args.numStages, args.numMicrobatches);
+  };
+  family.bubble = [](int ranks, int, int microbatches) {
+    double p = ranks, m = microbatches;
+    return (p - 1) / (3 * m + p - 1);
+  };
+  return family;
 }
 
 } // namespace pipewave::schedule

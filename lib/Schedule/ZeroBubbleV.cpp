@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 
 #include "ComputeOrder.h"
 #include "RankBuilder.h"
@@ -170,6 +171,35 @@ BuildResult buildZeroBubbleV(int numRanks, int numMicrobatches) {
   if (!result)
     result.error = prefix + result.error;
   return result;
+}
+
+ScheduleFamily zeroBubbleVFamily() {
+  ScheduleFamily family;
+  family.name = "zb-v";
+  family.aliases = {"zbv"};
+  family.summary = "ZB-V: two chunks per rank in a V, backward split into I "
+                   "and W";
+  family.splitBackward = true;
+  family.ranks = [](int numStages, int,
+                    std::string &error) -> std::optional<int> {
+    if (numStages % 2 != 0) {
+      error = "schedule=zb-v needs an even stage count (2 stages per rank), "
+              "but the module has " +
+              detail::describeStages(numStages);
+      return std::nullopt;
+    }
+    return numStages / 2;
+  };
+  family.stagesPerRank = [](int) { return 2; };
+  family.build = [](const FamilyBuildArgs &args) {
+    return buildZeroBubbleV(args.numRanks, args.numMicrobatches);
+  };
+  family.bubble = [](int ranks, int, int microbatches) {
+    double p = ranks, m = microbatches;
+    return (p - 1) / (6 * m + p - 1);
+  };
+  family.bubblePrefix = "≥ ";
+  return family;
 }
 
 } // namespace pipewave::schedule

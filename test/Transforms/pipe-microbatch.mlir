@@ -1,5 +1,6 @@
 // RUN: pipewave-opt %s -split-input-file --pipe-microbatch=microbatches=4 | FileCheck %s
 // RUN: pipewave-opt %s -split-input-file --pipe-microbatch=microbatches=1 | FileCheck %s --check-prefix=ONE
+// RUN: pipewave-opt %s -split-input-file --pipe-microbatch="microbatches=2 replicas=2" | FileCheck %s
 
 // A linear layer (reshapes around the 3-D tosa.matmul) in stage 0, an MSE
 // loss in stage 1. The batch of x and y (8) becomes 2; reshape shapes follow

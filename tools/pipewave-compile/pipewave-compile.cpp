@@ -12,30 +12,30 @@
 //                    [--emit=pipe|mlir|llvm|obj|exe] [-O0..3]
 //                    [--recompute none|full|selective]
 //
-// 1. pipe-partition, pipe-outline-stages, pipe-microbatch, pipe-insert-comm,
-//    pipe-schedule (forward-only with --inference), sched-verify
-//    (--emit=pipe stops here);
+// A thin driver: it reads the model (TOSA MLIR, or ONNX through the
+// importer), runs the registered `pipe-compile` pipeline of lib/Pipelines
+// (pipewave-opt runs the same one, pass for pass) and writes what --emit
+// asks for:
+// 1. the front end of pipe-compile (--emit=pipe stops here);
 // 2. the model descriptor (pw_model) is read from that module;
-// 3. pipe-lower-to-llvm lowers the stage functions (--emit=mlir);
+// 3. the lowering of pipe-compile for the target (--emit=mlir);
 // 4. translation to LLVM IR, the descriptor as LLVM globals, main(),
 //    optimization for the host (--emit=llvm), an object file (--emit=obj);
-// 5. the system C++ compiler (c++ or mpicxx on PATH) links the executable
-//    with libpipewave_runtime (and the libraries its build listed in
-//    <bindir>/../lib/pipewave_runtime.link), libpipewave_cpu_kernels,
-//    OpenBLAS and libm.
+// 5. linking with the runtime (pipewave/Target/CPU.h, --emit=exe).
 //
 // Diagnostics carry the model's file:line:col; the exit code is non-zero on
 // any error. MLIR's --mlir-* options are available.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CPU/CPUTarget.h"
 #include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
 #include "pipewave/Pipelines/Pipelines.h"
+#include "pipewave/Schedule/Registry.h"
+#include "pipewave/Target/CPU.h"
 #ifdef PIPEWAVE_HAVE_ONNX
 #include "pipewave/Import/OnnxImporter.h"
 #endif
@@ -191,14 +191,6 @@ std::string toolDir(const char *argv0) {
   return sys::path::parent_path(exe).str();
 }
 
-/// First existing file among `candidates`, or "".
-std::string firstExisting(ArrayRef<std::string> candidates) {
-  for (const std::string &path : candidates)
-    if (sys::fs::exists(path))
-      return path;
-  return "";
-}
-
 std::string defaultOutput() {
   if (!outputFile.empty())
     return outputFile;
@@ -217,219 +209,39 @@ std::string defaultOutput() {
   }
 }
 
-/// Training steps: the forward and backward functions of every stage
-/// (pipe-recompute, then pipe-autodiff on the microbatch-specialised stage
-/// functions). Runs once the schedule is known: whether the step trains and
-/// whether its backward is split into I and W come from the sched.program
-/// that pipe-schedule chose (`auto` may pick a zero-bubble schedule).
-LogicalResult runAutodiff(ModuleOp module) {
-  auto programs = module.getOps<pipewave::sched::ProgramOp>();
-  if (programs.empty())
-    return success(); // readModelDesc reports it
-  pipewave::schedule::Program program =
-      pipewave::sched::readProgramOp(*programs.begin()).program;
-  if (program.forwardOnly)
-    return success();
-  bool split = false;
-  for (const pipewave::schedule::RankProgram &rank : program.ranks)
-    for (const pipewave::schedule::Action &action : rank.actions)
-      split |= action.kind == pipewave::schedule::ActionKind::BackwardInput ||
-               action.kind == pipewave::schedule::ActionKind::BackwardWeight;
+/// The pipe-compile options of the command line.
+void setPipelineOptions(pipewave::PipeCompileOptions &options) {
+  options.numStages = numStages;
+  options.strategy = strategy;
+  options.schedule = scheduleName;
+  options.microbatches = numMicrobatches;
+  options.chunks = numChunks;
+  options.waves = numWaves;
+  options.replicas = numReplicas;
+  options.inference = inference;
+  options.recompute = recompute;
+  options.entry = entry;
+  options.target = pipewave::CompileTarget::CPU;
+  options.matmul = matmul;
+}
 
+/// Runs `build`'s passes on `module` with the --mlir-* pass manager options.
+LogicalResult
+runPasses(ModuleOp module,
+          llvm::function_ref<LogicalResult(OpPassManager &)> build) {
   PassManager pm(module.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   applyDefaultTimingPassManagerCLOptions(pm);
-  namespace pipe = pipewave::pipe;
-  if (recompute != "none") {
-    pipe::PipeRecomputeOptions options;
-    options.policy = recompute;
-    options.report = false;
-    pm.addPass(pipe::createPipeRecompute(options));
-  }
-  pipe::PipeAutodiffOptions autodiff;
-  autodiff.split = split;
-  pm.addPass(pipe::createPipeAutodiff(autodiff));
+  if (failed(build(pm)))
+    return failure();
   return pm.run(module);
 }
 
-LogicalResult runFrontEnd(ModuleOp module) {
-  // --stages: 1 is the unpartitioned model (markers dropped); 0 (the default)
-  // takes the markers' count, or 1 without markers.
-  SmallVector<Operation *> markers;
-  module.walk([&](pipewave::pipe::SplitOp op) { markers.push_back(op); });
-  int64_t stages = numStages;
-  if (stages == 0 && markers.empty())
-    stages = 1;
-  if (stages == 1)
-    for (Operation *op : markers)
-      op->erase();
-
-  PassManager pm(module.getContext());
-  if (failed(applyPassManagerCLOptions(pm)))
-    return failure();
-  applyDefaultTimingPassManagerCLOptions(pm);
-  namespace pipe = pipewave::pipe;
-  pipe::PipePartitionOptions partition;
-  partition.numStages = stages;
-  partition.strategy = strategy;
-  partition.entry = entry;
-  pm.addPass(pipe::createPipePartition(partition));
-  pipe::PipeOutlineStagesOptions outline;
-  outline.entry = entry;
-  pm.addPass(pipe::createPipeOutlineStages(outline));
-  pipe::PipeMicrobatchOptions microbatch;
-  microbatch.microbatches = numMicrobatches;
-  // With replicas the stage functions compute one microbatch of one
-  // replica: 1/(R*M) of the batch, M being --microbatches, else the model's
-  // pipe.microbatches, else 1.
-  if (numReplicas > 1) {
-    int64_t perReplica = numMicrobatches;
-    auto fn = module.lookupSymbol<func::FuncOp>(entry);
-    if (fn)
-      if (auto attr = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
-          attr && perReplica == 0)
-        perReplica = attr.getInt();
-    perReplica = std::max<int64_t>(perReplica, 1);
-    microbatch.microbatches = perReplica * numReplicas;
-    for (unsigned i = 0; fn && i < fn.getNumArguments(); ++i) {
-      auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
-      if (fn.getArgAttr(i, "pipe.param") || !type || type.getRank() == 0 ||
-          type.isDynamicDim(0) ||
-          type.getDimSize(0) % microbatch.microbatches == 0)
-        continue;
-      int64_t replicas = numReplicas;
-      auto name = fn.getArgAttrOfType<StringAttr>(i, "pipe.name");
-      return fn.emitError()
-             << "pipewave-compile: --replicas " << replicas
-             << " x --microbatches " << perReplica << " = "
-             << microbatch.microbatches
-             << " parts do not divide the batch size " << type.getDimSize(0)
-             << " of data input '"
-             << (name ? name.getValue().str() : "#" + std::to_string(i))
-             << "' (each replica takes 1/" << replicas << " of the batch, in "
-             << perReplica << " microbatches)";
-    }
-  }
-  microbatch.entry = entry;
-  pm.addPass(pipe::createPipeMicrobatch(microbatch));
-  pipe::PipeInsertCommOptions comm;
-  comm.entry = entry;
-  pm.addPass(pipe::createPipeInsertComm(comm));
-  pipe::PipeScheduleOptions schedule;
-  schedule.schedule = scheduleName;
-  schedule.microbatches = numMicrobatches;
-  schedule.chunks = numChunks;
-  schedule.waves = numWaves;
-  schedule.replicas = numReplicas;
-  schedule.forceForwardOnly = inference;
-  schedule.entry = entry;
-  pm.addPass(pipe::createPipeSchedule(schedule));
-  pm.addPass(pipewave::sched::createSchedVerify());
-  if (failed(pm.run(module)))
-    return failure();
-  return runAutodiff(module);
-}
-
-LogicalResult runLowering(ModuleOp module) {
-  PassManager pm(module.getContext());
-  if (failed(applyPassManagerCLOptions(pm)))
-    return failure();
-  applyDefaultTimingPassManagerCLOptions(pm);
-  pipewave::LowerToLLVMOptions options;
-  options.matmul = matmul.getValue();
-  pipewave::buildLowerToLLVMPipeline(pm, options);
-  return pm.run(module);
-}
-
-int link(const std::string &object, const std::string &output,
-         const char *argv0) {
-  std::string driver = cxx;
-  if (driver.empty()) {
-    for (StringRef name : {"c++", "mpicxx"})
-      if (ErrorOr<std::string> path = sys::findProgramByName(name)) {
-        driver = *path;
-        break;
-      }
-    if (driver.empty())
-      return fail("no C++ compiler to link with: neither mpicxx nor c++ is "
-                  "on PATH (set --cxx)");
-  } else if (!sys::fs::exists(driver)) {
-    ErrorOr<std::string> path = sys::findProgramByName(driver);
-    if (!path)
-      return fail("--cxx: '" + driver + "' not found");
-    driver = *path;
-  }
-
-  std::string dir = toolDir(argv0);
-  SmallString<256> libDir(dir);
-  sys::path::append(libDir, "..", "lib");
-  sys::path::remove_dots(libDir, /*remove_dot_dot=*/true);
-  auto inLib = [&](StringRef dirName, StringRef file) {
-    SmallString<256> path(dir);
-    sys::path::append(path, "..", dirName, file);
-    sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-    return std::string(path);
-  };
-
-  // The runtime: --runtime-lib, else what the runtime's build recorded in
-  // pipewave_runtime.link (the archive, then the libraries it needs: MPI,
-  // libstdc++, ...), else the library itself.
-  std::vector<std::string> runtimeArgs;
-  if (!runtimeLib.empty()) {
-    if (!sys::fs::exists(runtimeLib))
-      return fail("--runtime-lib: '" + runtimeLib + "' does not exist");
-    runtimeArgs.push_back(runtimeLib);
-  } else if (std::string linkFile =
-                 firstExisting({inLib("lib", "pipewave_runtime.link")});
-             !linkFile.empty()) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-        MemoryBuffer::getFile(linkFile);
-    if (!buffer)
-      return fail("cannot read " + linkFile + ": " +
-                  buffer.getError().message());
-    SmallVector<StringRef> lines;
-    (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
-    for (StringRef line : lines)
-      if (!line.trim().empty())
-        runtimeArgs.push_back(line.trim().str());
-  } else {
-    std::string runtime =
-        firstExisting({inLib("lib", "libpipewave_runtime.a"),
-                       inLib("lib", "libpipewave_runtime.so")});
-    if (runtime.empty())
-      return fail("libpipewave_runtime not found in " + std::string(libDir) +
-                  " (build the runtime, or pass --runtime-lib=FILE)");
-    runtimeArgs.push_back(runtime);
-    if (StringRef(runtime).ends_with(".so"))
-      runtimeArgs.push_back("-Wl,-rpath," +
-                            sys::path::parent_path(runtime).str());
-  }
-  std::string kernels = inLib("lib", "libpipewave_cpu_kernels.a");
-  if (!sys::fs::exists(kernels))
-    return fail("libpipewave_cpu_kernels.a not found in " +
-                std::string(libDir));
-
-  std::vector<std::string> args = {driver, object, "-o", output};
-  args.insert(args.end(), runtimeArgs.begin(), runtimeArgs.end());
-  args.push_back(kernels);
-  for (const std::string &arg : linkArgs)
-    args.push_back(arg);
-  args.push_back("-lopenblas");
-  args.push_back("-lm");
-  std::vector<StringRef> argRefs(args.begin(), args.end());
-  std::string errorMessage;
-  int rc = sys::ExecuteAndWait(driver, argRefs, std::nullopt, {}, 0, 0,
-                               &errorMessage);
-  if (rc != 0) {
-    std::string command;
-    for (const std::string &arg : args)
-      command += (command.empty() ? "" : " ") + arg;
-    return fail("linking failed" +
-                (errorMessage.empty() ? "" : ": " + errorMessage) +
-                "\n  command: " + command);
-  }
-  return 0;
+/// The module as pipewave-opt prints it (with a final newline).
+void printModule(ModuleOp module, raw_ostream &os) {
+  module.print(os);
+  os << "\n";
 }
 
 } // namespace
@@ -446,6 +258,13 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+
+  // The schedules the registry knows.
+  std::string scheduleHelp =
+      "Schedule: a registered family (" +
+      pipewave::schedule::ScheduleRegistry::instance().names() +
+      ", or an alias of one) or auto";
+  scheduleName.setDescription(scheduleHelp);
 
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
@@ -477,14 +296,21 @@ int main(int argc, char **argv) {
     return fail("--stages must be at least 1");
   if (numMicrobatches < 0)
     return fail("--microbatches must be at least 1");
-  if (numChunks.getNumOccurrences() && numChunks < 1)
-    return fail("--chunks must be at least 1");
-  if (numChunks.getNumOccurrences() && scheduleName != "interleaved")
-    return fail("--chunks applies to --schedule interleaved only");
-  if (numWaves.getNumOccurrences() && numWaves < 1)
-    return fail("--waves must be at least 1");
-  if (numWaves.getNumOccurrences() && scheduleName != "hanayo")
-    return fail("--waves applies to --schedule hanayo only");
+  // Shape options the chosen family does not take.
+  const pipewave::schedule::ScheduleRegistry &schedules =
+      pipewave::schedule::ScheduleRegistry::instance();
+  const pipewave::schedule::ScheduleFamily *family =
+      schedules.lookup(scheduleName);
+  for (auto [option, name] :
+       {std::pair(&numChunks, "chunks"), std::pair(&numWaves, "waves")}) {
+    if (!option->getNumOccurrences())
+      continue;
+    if (*option < 1)
+      return fail("--" + Twine(name) + " must be at least 1");
+    if (!family || family->optionName != name)
+      return fail("--" + Twine(name) + " applies to --schedule " +
+                  schedules.familiesWithOption(name) + " only");
+  }
   if (numReplicas < 1)
     return fail("--replicas must be at least 1");
 
@@ -532,7 +358,16 @@ int main(int argc, char **argv) {
       return 1;
   }
 
-  if (failed(runFrontEnd(*module)))
+  pipewave::PipeCompileOptions options;
+  setPipelineOptions(options);
+  auto error = [&](const Twine &message) {
+    fail(message);
+    return failure();
+  };
+  if (failed(runPasses(*module, [&](OpPassManager &pm) {
+        pipewave::buildPipeCompileFrontEnd(pm, options);
+        return success();
+      })))
     return 1;
 
   std::string output = defaultOutput();
@@ -546,7 +381,7 @@ int main(int argc, char **argv) {
     return 0;
   };
   if (emit == Emit::Pipe)
-    return writeText([&](raw_ostream &os) { module->print(os); });
+    return writeText([&](raw_ostream &os) { printModule(*module, os); });
 
   StringRef modelName =
       inputFile == "-" ? StringRef("<stdin>") : sys::path::filename(inputFile);
@@ -555,10 +390,12 @@ int main(int argc, char **argv) {
   if (failed(desc))
     return 1;
 
-  if (failed(runLowering(*module)))
+  if (failed(runPasses(*module, [&](OpPassManager &pm) {
+        return pipewave::buildPipeCompileLowering(pm, options, error);
+      })))
     return 1;
   if (emit == Emit::MLIR)
-    return writeText([&](raw_ostream &os) { module->print(os); });
+    return writeText([&](raw_ostream &os) { printModule(*module, os); });
 
   LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -600,7 +437,18 @@ int main(int argc, char **argv) {
   }
   if (emit == Emit::Obj)
     return 0;
-  int rc = link(objectPath, output, argv[0]);
+  pipewave::target::LinkOptions link;
+  link.driver = cxx;
+  link.runtimeLib = runtimeLib;
+  SmallString<256> libDir(toolDir(argv[0]));
+  sys::path::append(libDir, "..", "lib");
+  sys::path::remove_dots(libDir, /*remove_dot_dot=*/true);
+  link.libDir = std::string(libDir);
+  link.extraArgs.assign(linkArgs.begin(), linkArgs.end());
+  int rc =
+      pipewave::target::linkExecutable(objectPath, output, link, errorMessage)
+          ? 0
+          : fail(errorMessage);
   sys::fs::remove(objectPath);
   return rc;
 }

@@ -9,6 +9,7 @@
 #define PIPEWAVE_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
 
 namespace mlir {
 class DialectRegistry;
@@ -67,7 +68,122 @@ struct PipeTrainOptions : public mlir::PassPipelineOptions<PipeTrainOptions> {
 void buildPipeTrainPipeline(mlir::OpPassManager &pm,
                             const PipeTrainOptions &options);
 
-/// Registers the pipewave pipelines (`pipe-train`).
+/// What `pipe-compile` compiles the stage code for.
+enum class CompileTarget { CPU, CUDA };
+
+/// Where `pipe-compile` stops.
+enum class CompileEmit {
+  /// Stage functions on tensors with their forward and backward functions,
+  /// the composition and the sched.program (pipewave-compile --emit=pipe).
+  Pipe,
+  /// The stage code lowered for the target (pipewave-compile --emit=mlir).
+  MLIR
+};
+
+/// Options of the `pipe-compile` pipeline: every option of pipewave-compile
+/// that shapes the compiled module, spelled as pass options.
+struct PipeCompileOptions
+    : public mlir::PassPipelineOptions<PipeCompileOptions> {
+  Option<int64_t> numStages{
+      *this, "num-stages",
+      llvm::cl::desc("Pipeline stages (0: as many as the pipe.split markers "
+                     "make, else 1; 1: the whole model, markers ignored)"),
+      llvm::cl::init(0)};
+  Option<std::string> strategy{
+      *this, "strategy",
+      llvm::cl::desc("How to cut: auto, manual, uniform or balanced"),
+      llvm::cl::init("auto")};
+  Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("A registered schedule family (gpipe, 1f1b, "
+                     "interleaved, hanayo, zb-h1, zb-v), file or auto"),
+      llvm::cl::init("1f1b")};
+  Option<int64_t> microbatches{
+      *this, "microbatches",
+      llvm::cl::desc("Microbatches per step and replica (0: the entry's "
+                     "pipe.microbatches, else 1)"),
+      llvm::cl::init(0)};
+  Option<int64_t> chunks{
+      *this, "chunks",
+      llvm::cl::desc("interleaved: stages per rank (0: the default, 2)"),
+      llvm::cl::init(0)};
+  Option<int64_t> waves{*this, "waves",
+                        llvm::cl::desc("hanayo: waves (0: the default, 1)"),
+                        llvm::cl::init(0)};
+  Option<int64_t> replicas{
+      *this, "replicas",
+      llvm::cl::desc("Data-parallel replicas of the pipeline; each takes "
+                     "1/replicas of the batch"),
+      llvm::cl::init(1)};
+  Option<bool> inference{
+      *this, "inference",
+      llvm::cl::desc("A forward-only step even when the model returns a "
+                     "loss"),
+      llvm::cl::init(false)};
+  Option<std::string> recompute{
+      *this, "recompute",
+      llvm::cl::desc("Training: what the backward recomputes (pipe-recompute "
+                     "policy): none, full or selective"),
+      llvm::cl::init("none")};
+  Option<std::string> file{
+      *this, "file", llvm::cl::desc("schedule=file: the action list to read"),
+      llvm::cl::init("")};
+  Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("schedule=auto: cpu, v100, a100, h100, h200 or a device "
+                     ".json file"),
+      llvm::cl::init("h100")};
+  Option<std::string> memory{
+      *this, "memory",
+      llvm::cl::desc("schedule=auto: memory budget per device, e.g. 16GiB "
+                     "(default: the device's)"),
+      llvm::cl::init("")};
+  Option<std::string> entry{*this, "entry",
+                            llvm::cl::desc("Name of the entry function"),
+                            llvm::cl::init("main")};
+  Option<CompileTarget> target{
+      *this, "target", llvm::cl::desc("What the stage code runs on"),
+      llvm::cl::init(CompileTarget::CPU),
+      llvm::cl::values(
+          clEnumValN(CompileTarget::CPU, "cpu", "host CPU code"),
+          clEnumValN(CompileTarget::CUDA, "cuda", "NVIDIA GPU kernels"))};
+  Option<std::string> matmul{
+      *this, "matmul",
+      llvm::cl::desc("target=cpu: how f32 matmuls run: auto, blas, vector or "
+                     "loops"),
+      llvm::cl::init("auto")};
+  Option<CompileEmit> emit{
+      *this, "emit", llvm::cl::desc("Where the pipeline stops"),
+      llvm::cl::init(CompileEmit::MLIR),
+      llvm::cl::values(
+          clEnumValN(CompileEmit::Pipe, "pipe",
+                     "stage functions on tensors, their training functions "
+                     "and the sched.program"),
+          clEnumValN(CompileEmit::MLIR, "mlir",
+                     "the stage code lowered for the target"))};
+};
+
+/// Appends pipewave-compile's flow up to the stage functions on tensors:
+/// pipe-partition (markers, else one stage, when num-stages is 0),
+/// pipe-outline-stages, pipe-microbatch (one microbatch of one replica),
+/// pipe-insert-comm, pipe-schedule, sched-verify and, for a training step,
+/// pipe-recompute and pipe-autodiff as the sched.program needs them.
+void buildPipeCompileFrontEnd(mlir::OpPassManager &pm,
+                              const PipeCompileOptions &options);
+
+/// Appends the lowering of the stage code for `options.target`; fails with
+/// a message through `error` when this build cannot compile for it.
+mlir::LogicalResult buildPipeCompileLowering(
+    mlir::OpPassManager &pm, const PipeCompileOptions &options,
+    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> error);
+
+/// The `pipe-compile` pipeline: the front end, then (emit=mlir) the lowering.
+/// pipewave-compile runs the same two parts.
+mlir::LogicalResult buildPipeCompilePipeline(
+    mlir::OpPassManager &pm, const PipeCompileOptions &options,
+    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> error);
+
+/// Registers the pipewave pipelines (`pipe-train`, `pipe-compile`).
 void registerPipelines();
 
 /// Registers every pipewave pass and pipeline.

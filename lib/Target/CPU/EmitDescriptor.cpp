@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CPU/CPUTarget.h"
+#include "pipewave/Target/CPU.h"
 
 #include "pipewave-runtime/model.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CPU/CPUTarget.h"
+#include "pipewave/Target/CPU.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 

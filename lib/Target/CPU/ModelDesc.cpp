@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CPU/CPUTarget.h"
+#include "pipewave/Target/CPU.h"
 
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"

@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScheduledWork.h"
 #include "pipewave/Analysis/CostModel.h"
 #include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
@@ -212,6 +213,16 @@ struct PipeAutodiffPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    splitBackward = split;
+    if (fromSchedule) {
+      FailureOr<ScheduledWork> work =
+          readScheduledWork(module, "pipe-autodiff");
+      if (failed(work))
+        return signalPassFailure();
+      if (!work->trains)
+        return;
+      splitBackward = work->splitBackward;
+    }
     const GradientRuleTable &rules = GradientRuleTable::getDefault();
     SmallVector<func::FuncOp> stages;
     for (auto fn : module.getOps<func::FuncOp>())
@@ -266,7 +277,7 @@ struct PipeAutodiffPass
                    FlatSymbolRefAttr::get(ctx, fwd->getSymName()));
     stage->setAttr(PipeDialect::getBwdAttrName(),
                    FlatSymbolRefAttr::get(ctx, bwd->func.getSymName()));
-    if (split) {
+    if (splitBackward) {
       auto [input, weight] = buildSplit(stage, bwd->func, gradArgs, symbols);
       stage->setAttr(PipeDialect::getBwdInputAttrName(),
                      FlatSymbolRefAttr::get(ctx, input.getSymName()));
@@ -278,6 +289,9 @@ struct PipeAutodiffPass
                    DenseI64ArrayAttr::get(ctx, indices));
     return success();
   }
+
+  /// split, or what the sched.program asks for (from-schedule).
+  bool splitBackward = false;
 };
 
 } // namespace

@@ -440,6 +440,10 @@ struct PipeMicrobatchPass
 
   static constexpr StringLiteral kCombineAttr = "pipe.combine";
 
+  /// Microbatches of the step over all replicas: what the stage functions
+  /// are specialised for (one part each).
+  int64_t parts = 1;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp fn = lookupEntry(module, entry, "pipe-microbatch");
@@ -450,11 +454,19 @@ struct PipeMicrobatchPass
                      << static_cast<int64_t>(microbatches);
       return signalPassFailure();
     }
-    // 0: the count pipe-plan chose for the entry, else one microbatch.
-    if (microbatches == 0) {
-      auto planned = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
-      microbatches = planned ? planned.getInt() : 1;
+    if (replicas < 1) {
+      fn.emitError() << "pipe-microbatch: replicas must be at least 1, got "
+                     << static_cast<int64_t>(replicas);
+      return signalPassFailure();
     }
+    // 0: the count pipe-plan chose for the entry, else one microbatch; each
+    // of the replicas takes that many.
+    int64_t perReplica = microbatches;
+    if (perReplica == 0) {
+      auto planned = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
+      perReplica = planned ? planned.getInt() : 1;
+    }
+    parts = perReplica * replicas;
     bool done = false;
     for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
       done |= static_cast<bool>(fn.getResultAttr(i, kCombineAttr));
@@ -475,9 +487,19 @@ struct PipeMicrobatchPass
                        << fn.getArgumentTypes()[i];
         return signalPassFailure();
       }
-      if (type.getDimSize(0) % microbatches != 0) {
-        fn.emitError() << "pipe-microbatch: microbatches="
-                       << static_cast<int64_t>(microbatches)
+      if (type.getDimSize(0) % parts != 0 && replicas > 1) {
+        fn.emitError() << "pipe-microbatch: replicas="
+                       << static_cast<int64_t>(replicas)
+                       << " x microbatches=" << perReplica << " = " << parts
+                       << " parts do not divide the batch size "
+                       << type.getDimSize(0) << " of data input '"
+                       << getArgName(fn, i) << "' (each replica takes 1/"
+                       << static_cast<int64_t>(replicas) << " of the batch, in "
+                       << perReplica << " microbatches)";
+        return signalPassFailure();
+      }
+      if (type.getDimSize(0) % parts != 0) {
+        fn.emitError() << "pipe-microbatch: microbatches=" << parts
                        << " does not divide the batch size "
                        << type.getDimSize(0) << " (dimension 0 of data input '"
                        << getArgName(fn, i) << "')";
@@ -501,7 +523,7 @@ struct PipeMicrobatchPass
       return signalPassFailure();
     }
 
-    Specialiser spec(microbatches);
+    Specialiser spec(parts);
     // Kinds of the entry's values: arguments and stage call results.
     DenseMap<Value, Kind> entryKinds;
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
@@ -562,7 +584,7 @@ struct PipeMicrobatchPass
       StringRef combine;
       if (kind == Kind::Batch) {
         combine = "concat";
-      } else if (kind == Kind::Partial || microbatches == 1) {
+      } else if (kind == Kind::Partial || parts == 1) {
         combine = "sum";
       } else {
         fn.emitError() << "pipe-microbatch: result #" << i << " of '@" << entry
@@ -584,9 +606,9 @@ struct PipeMicrobatchPass
     SmallVector<OpFoldResult> sizes,
         strides(type.getRank(), builder.getIndexAttr(1));
     for (int64_t i = 0; i < type.getRank(); ++i)
-      sizes.push_back(builder.getIndexAttr(
-          i == 0 ? type.getDimSize(0) / microbatches : type.getDimSize(i)));
-    if (microbatches == 1)
+      sizes.push_back(builder.getIndexAttr(i == 0 ? type.getDimSize(0) / parts
+                                                  : type.getDimSize(i)));
+    if (parts == 1)
       return arg;
     return tensor::ExtractSliceOp::create(builder, arg.getLoc(), arg, offsets,
                                           sizes, strides);

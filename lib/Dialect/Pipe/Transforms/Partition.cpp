@@ -90,7 +90,14 @@ struct PipePartitionPass
     func::FuncOp fn = lookupEntry(getOperation(), entry, "pipe-partition");
     if (!fn)
       return signalPassFailure();
+    // ignore-markers: the whole model is cut without the user's markers.
+    if (ignoreMarkers)
+      for (SplitOp marker : llvm::make_early_inc_range(fn.getOps<SplitOp>()))
+        marker->erase();
     EntryOps ops = collectEntryOps(fn);
+    stageCount = numStages;
+    if (stageCount == 0 && ops.markers.empty())
+      stageCount = defaultStages;
 
     StringRef how = strategy;
     if (how == "auto") {
@@ -118,15 +125,17 @@ struct PipePartitionPass
     numPartitionedOps += ops.work.size() + ops.constants.size();
   }
 
+  /// num-stages, or default-stages when that is 0 and there are no markers.
+  int64_t stageCount = 0;
+
   /// Stages from pipe.split markers, or from pipe.stage attributes the user
   /// wrote on every operation.
   LogicalResult partitionManually(func::FuncOp fn, EntryOps &ops) {
     if (!ops.markers.empty()) {
       int64_t stages = ops.markers.size() + 1;
-      if (numStages != 0 && numStages != stages)
+      if (stageCount != 0 && stageCount != stages)
         return fn.emitError()
-               << "pipe-partition: num-stages="
-               << static_cast<int64_t>(numStages) << " but the "
+               << "pipe-partition: num-stages=" << stageCount << " but the "
                << ops.markers.size() << " pipe.split marker(s) make " << stages
                << " stages";
       int64_t stage = 0;
@@ -171,11 +180,10 @@ struct PipePartitionPass
     if (maxStage < 0)
       return fn.emitError() << "pipe-partition: the entry function has no "
                                "operations to partition";
-    if (numStages != 0 && numStages != maxStage + 1)
-      return fn.emitError()
-             << "pipe-partition: num-stages=" << static_cast<int64_t>(numStages)
-             << " but the pipe.stage attributes use " << maxStage + 1
-             << " stages";
+    if (stageCount != 0 && stageCount != maxStage + 1)
+      return fn.emitError() << "pipe-partition: num-stages=" << stageCount
+                            << " but the pipe.stage attributes use "
+                            << maxStage + 1 << " stages";
     llvm::SmallBitVector used(maxStage + 1);
     for (Operation *op : ops.work)
       used.set(getStage(op));
@@ -193,15 +201,15 @@ struct PipePartitionPass
              << static_cast<std::string>(strategy)
              << " ignores pipe.split markers; use strategy=manual or remove "
                 "them";
-    if (numStages < 1)
+    if (stageCount < 1)
       return fn.emitError() << "pipe-partition: num-stages must be at least 1, "
                                "got "
-                            << static_cast<int64_t>(numStages);
+                            << stageCount;
     int64_t count = ops.work.size();
-    if (numStages > count)
+    if (stageCount > count)
       return fn.emitError()
              << "pipe-partition: cannot cut " << count << " operation(s) into "
-             << static_cast<int64_t>(numStages) << " non-empty stages";
+             << stageCount << " non-empty stages";
 
     std::vector<int> assignment;
     if (balanced) {
@@ -217,9 +225,9 @@ struct PipePartitionPass
                     "(use strategy=uniform or manual, or a supported op)";
         costs.push_back(estimateSeconds(*cost, device));
       }
-      assignment = planner::balancedPartition(costs, numStages);
+      assignment = planner::balancedPartition(costs, stageCount);
     } else {
-      assignment = planner::uniformPartition(count, numStages);
+      assignment = planner::uniformPartition(count, stageCount);
     }
     for (auto [op, stage] : llvm::zip_equal(ops.work, assignment))
       setStage(op, stage);

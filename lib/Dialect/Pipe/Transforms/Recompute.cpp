@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScheduledWork.h"
 #include "pipewave/Analysis/CostModel.h"
 #include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
@@ -178,6 +179,14 @@ struct PipeRecomputePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (fromSchedule) {
+      FailureOr<ScheduledWork> work =
+          readScheduledWork(module, "pipe-recompute");
+      if (failed(work))
+        return signalPassFailure();
+      if (!work->trains)
+        return;
+    }
     std::optional<Policy> chosen = parsePolicy(policy);
     if (!chosen) {
       module.emitError() << "pipe-recompute: unknown policy '"

@@ -1,5 +1,4 @@
-//===- Schedule.cpp - pipe-schedule: emit the sched program
-//----------------===//
+//===- Schedule.cpp - pipe-schedule: emit the sched program ---------------===//
 //
 // Part of the pipewave project.
 //
@@ -20,6 +19,7 @@
 #include "pipewave/Dialect/Sched/Utils/StageCosts.h"
 #include "pipewave/Schedule/ActionList.h"
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,7 +34,6 @@ namespace pipewave::pipe {
 using namespace mlir;
 using namespace pipewave;
 using namespace pipewave::pipe;
-using pipewave::pipe::scheduling::ScheduleSpec;
 
 namespace {
 
@@ -48,30 +47,34 @@ bool hasLoss(func::FuncOp fn) {
 }
 
 /// Checks that `microbatches` per replica times `replicas` splits dimension
-/// 0 of every data input.
+/// 0 of every data input; reports why not unless `quiet`.
 LogicalResult checkBatch(func::FuncOp fn, int64_t microbatches,
-                         int64_t replicas) {
+                         int64_t replicas, bool quiet = false) {
+  auto fail = [&](auto &&...parts) {
+    if (!quiet) {
+      InFlightDiagnostic diag = fn.emitError();
+      (diag << ... << parts);
+    }
+    return failure();
+  };
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
     if (isParam(fn, i))
       continue;
     auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
     if (!type || type.getRank() == 0 || type.isDynamicDim(0))
-      return fn.emitError()
-             << "pipe-schedule: data input '" << getArgName(fn, i)
-             << "' needs a static batch dimension 0 to be split "
-                "into microbatches, got "
-             << fn.getArgumentTypes()[i];
+      return fail("pipe-schedule: data input '", getArgName(fn, i),
+                  "' needs a static batch dimension 0 to be split "
+                  "into microbatches, got ",
+                  fn.getArgumentTypes()[i]);
     if (replicas > 1 && type.getDimSize(0) % (microbatches * replicas) != 0)
-      return fn.emitError()
-             << "pipe-schedule: microbatches=" << microbatches
-             << " x replicas=" << replicas << " = " << microbatches * replicas
-             << " parts do not divide the batch size " << type.getDimSize(0)
-             << " (dimension 0 of data input '" << getArgName(fn, i) << "')";
+      return fail("pipe-schedule: microbatches=", microbatches,
+                  " x replicas=", replicas, " = ", microbatches * replicas,
+                  " parts do not divide the batch size ", type.getDimSize(0),
+                  " (dimension 0 of data input '", getArgName(fn, i), "')");
     if (type.getDimSize(0) % microbatches != 0)
-      return fn.emitError()
-             << "pipe-schedule: microbatches=" << microbatches
-             << " does not divide the batch size " << type.getDimSize(0)
-             << " (dimension 0 of data input '" << getArgName(fn, i) << "')";
+      return fail("pipe-schedule: microbatches=", microbatches,
+                  " does not divide the batch size ", type.getDimSize(0),
+                  " (dimension 0 of data input '", getArgName(fn, i), "')");
   }
   return success();
 }
@@ -172,21 +175,26 @@ struct PipeSchedulePass
   /// Rejects options that do not apply to the chosen schedule.
   LogicalResult checkOptions(func::FuncOp fn) {
     StringRef name = schedule;
-    std::optional<std::string> canonical =
-        scheduling::canonicalScheduleName(name);
-    if (!canonical && name != "file" && name != "auto")
+    const schedule::ScheduleRegistry &registry =
+        schedule::ScheduleRegistry::instance();
+    const schedule::ScheduleFamily *family = registry.lookup(name);
+    if (!family && name != "file" && name != "auto")
       return fn.emitError()
-             << "pipe-schedule: unknown schedule '" << name
-             << "'; expected gpipe, 1f1b, interleaved, hanayo, zb-h1, zb-v, "
-                "file or auto";
-    if (chunks != 0 && canonical != "interleaved")
+             << "pipe-schedule: unknown schedule '" << name << "'; expected "
+             << registry.names() << ", file or auto";
+    auto takes = [&](StringRef option) {
+      return family && family->optionName == option;
+    };
+    if (chunks != 0 && !takes("chunks"))
       return fn.emitError()
              << "pipe-schedule: chunks=" << static_cast<int64_t>(chunks)
-             << " only applies to schedule=interleaved";
-    if (waves != 0 && canonical != "hanayo")
+             << " only applies to schedule="
+             << registry.familiesWithOption("chunks");
+    if (waves != 0 && !takes("waves"))
       return fn.emitError()
              << "pipe-schedule: waves=" << static_cast<int64_t>(waves)
-             << " only applies to schedule=hanayo";
+             << " only applies to schedule="
+             << registry.familiesWithOption("waves");
     if (!file.empty() && name != "file")
       return fn.emitError() << "pipe-schedule: file=" << file
                             << " only applies to schedule=file";
@@ -274,16 +282,19 @@ struct PipeSchedulePass
   /// A generated schedule, with the fixed microbatch count or else 1.
   std::optional<schedule::Program> generate(func::FuncOp fn, int numStages,
                                             bool forwardOnly) {
-    ScheduleSpec spec;
-    spec.name = *scheduling::canonicalScheduleName(schedule);
-    spec.chunks = chunks ? static_cast<int>(chunks) : 2;
-    spec.waves = waves ? static_cast<int>(waves) : 1;
+    const schedule::ScheduleFamily *family =
+        schedule::ScheduleRegistry::instance().lookup(schedule);
+    // The pass's shape options by name; 0 takes the family's default.
+    int64_t option = family->optionName == "chunks"  ? chunks
+                     : family->optionName == "waves" ? waves
+                                                     : 0;
     int64_t M = fixedMicrobatches ? fixedMicrobatches : 1;
     if (failed(checkSpecialized(fn, M)) ||
         failed(checkBatch(fn, M, numReplicas)))
       return std::nullopt;
-    schedule::BuildResult built = scheduling::buildSchedule(
-        spec, numStages, static_cast<int>(M), forwardOnly);
+    schedule::BuildResult built =
+        schedule::buildFamily(*family, static_cast<int>(option), numStages,
+                              static_cast<int>(M), forwardOnly);
     if (!built) {
       fn.emitError() << "pipe-schedule: " << built.error;
       return std::nullopt;
@@ -408,7 +419,8 @@ struct PipeSchedulePass
     } else if (costs->batch > 0) {
       for (int64_t m = 1; m <= std::min<int64_t>(costs->batch, maxMicrobatches);
            ++m)
-        if (costs->batch % m == 0 && succeeded(checkBatchQuiet(fn, m)))
+        if (costs->batch % m == 0 &&
+            succeeded(checkBatch(fn, m, 1, /*quiet=*/true)))
           options.microbatchCounts.push_back(static_cast<int>(m));
       mSource = "microbatches: the divisors of the batch " +
                 std::to_string(costs->batch) + " up to " +
@@ -442,19 +454,6 @@ struct PipeSchedulePass
         << "\n"
         << table;
     return std::move(result.program);
-  }
-
-  /// checkBatch without diagnostics.
-  LogicalResult checkBatchQuiet(func::FuncOp fn, int64_t m) {
-    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
-      if (isParam(fn, i))
-        continue;
-      auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
-      if (!type || type.getRank() == 0 || type.isDynamicDim(0) ||
-          type.getDimSize(0) % m != 0)
-        return failure();
-    }
-    return success();
   }
 
   std::string formatTable(const sched::ModelCosts &costs,

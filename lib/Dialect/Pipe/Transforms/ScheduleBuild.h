@@ -1,13 +1,12 @@
-//===- ScheduleBuild.h - Schedules by name, and their search ------*- C++
-//-*-===//
+//===- ScheduleBuild.h - Replicas and the search of auto --------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Helpers of pipe-schedule: build a named schedule for a stage count (ranks
-// follow from the schedule's placement), and the simulated search of
-// schedule=auto.
+// Helpers of pipe-schedule: data-parallel copies of a program, and the
+// simulated search of schedule=auto over the registered schedule families
+// (pipewave/Schedule/Registry.h builds a family by name).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +15,7 @@
 
 #include "pipewave/Dialect/Sched/Utils/StageCosts.h"
 #include "pipewave/Schedule/Generate.h"
+#include "pipewave/Schedule/Registry.h"
 
 #include <optional>
 #include <string>
@@ -23,40 +23,15 @@
 
 namespace pipewave::pipe::scheduling {
 
-/// A schedule and its shape parameters.
+/// A schedule family and the value of its shape option (0 for a family
+/// without one).
 struct ScheduleSpec {
-  /// Canonical name: gpipe, 1f1b, interleaved, hanayo, zb-h1 or zb-v.
-  std::string name;
-  /// interleaved: chunks per rank (v).
-  int chunks = 0;
-  /// hanayo: waves (W).
-  int waves = 0;
+  const schedule::ScheduleFamily *family = nullptr;
+  int option = 0;
 
   /// "interleaved chunks=2", "hanayo waves=1", "1f1b".
-  std::string describe() const;
+  std::string describe() const { return family->describe(option); }
 };
-
-/// The canonical name of a generated schedule (accepting the library's
-/// names interleaved-1f1b, zbh1 and zbv), or nullopt.
-std::optional<std::string> canonicalScheduleName(llvm::StringRef name);
-
-/// True for zb-h1 and zb-v (backward split into I and W).
-bool isSplitSchedule(llvm::StringRef name);
-
-/// Ranks of `spec` over `numStages` stages, or nullopt with `error` set when
-/// the stage count does not fit the schedule's placement.
-std::optional<int> ranksFor(const ScheduleSpec &spec, int numStages,
-                            std::string &error);
-
-/// Builds `spec` for `numStages` stages and `microbatches` microbatches. A
-/// forward-only request keeps the schedule's placement and the order of its
-/// forwards. Errors repeat the option values and the stage/rank counts.
-schedule::BuildResult buildSchedule(const ScheduleSpec &spec, int numStages,
-                                    int microbatches, bool forwardOnly);
-
-/// The forward-only program with the placement and forward order of a
-/// training `program` (its messages rebuilt by the action-list lowering).
-schedule::BuildResult forwardOnlyVariant(const schedule::Program &program);
 
 /// `replicas` data-parallel copies of `program` (one replica: itself). Rank
 /// k * P + r of the result (P = the program's ranks) runs rank r's actions
@@ -105,9 +80,11 @@ struct SearchResult {
   std::optional<schedule::Program> program;
 };
 
-/// Enumerates gpipe, 1f1b, interleaved (v = 2, 4), hanayo (W = 1, 2), zb-h1
-/// and zb-v (not for forward-only steps) where the stage count allows
-/// (interleaved, hanayo and zb-v on two ranks or more), for every microbatch
+/// Enumerates every registered family with each of its search options
+/// (gpipe, 1f1b, interleaved v = 2, 4, hanayo W = 1, 2, zb-h1, zb-v), the
+/// split-backward ones not for forward-only steps, where the stage count
+/// allows (families with several stages per rank on two ranks or more),
+/// for every microbatch
 /// count of `options` (and without and with full recompute when asked),
 /// simulates each with `costs`, and picks the fastest whose peak memory
 /// fits the budget.

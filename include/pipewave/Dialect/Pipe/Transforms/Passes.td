@@ -38,6 +38,12 @@ def PipePartition : Pass<"pipe-partition", "::mlir::ModuleOp"> {
   let options = [
     Option<"numStages", "num-stages", "int64_t", /*default=*/"0",
            "Number of pipeline stages (0: from the pipe.split markers)">,
+    Option<"defaultStages", "default-stages", "int64_t", /*default=*/"0",
+           "The stage count when num-stages is 0 and the entry has no "
+           "pipe.split markers (0: none, num-stages is then required)">,
+    Option<"ignoreMarkers", "ignore-markers", "bool", /*default=*/"false",
+           "Erase the entry's pipe.split markers first and cut the whole "
+           "model by the strategy (pipewave-compile --stages 1)">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
            "How to cut: auto, manual, uniform or balanced">,
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
@@ -322,6 +328,10 @@ def PipeMicrobatch : Pass<"pipe-microbatch", "::mlir::ModuleOp"> {
     Option<"microbatches", "microbatches", "int64_t", /*default=*/"0",
            "Microbatches per step; they divide the batch of every data "
            "input (0: the entry's pipe.microbatches from pipe-plan, else 1)">,
+    Option<"replicas", "replicas", "int64_t", /*default=*/"1",
+           "Data-parallel replicas: the stage functions compute one "
+           "microbatch of one replica, 1/(microbatches x replicas) of the "
+           "batch">,
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
   ];
@@ -422,6 +432,10 @@ def PipeAutodiff : Pass<"pipe-autodiff", "::mlir::ModuleOp"> {
   let options = [
     Option<"split", "split", "bool", /*default=*/"false",
            "Also split each backward into bwd_input and bwd_weight">,
+    Option<"fromSchedule", "from-schedule", "bool", /*default=*/"false",
+           "Do what the module's sched.program needs: nothing for a "
+           "forward-only program, else split when it has I/W actions "
+           "(overrides split)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::tosa::TosaDialect"];
@@ -492,6 +506,8 @@ def PipeRecompute : Pass<"pipe-recompute", "::mlir::ModuleOp"> {
            "exceed this">,
     Option<"report", "report", "bool", /*default=*/"true",
            "Emit the stash remark on every stage function">,
+    Option<"fromSchedule", "from-schedule", "bool", /*default=*/"false",
+           "Do nothing when the module's sched.program is forward-only">,
   ];
   let statistics = [
     Statistic<"numRegions", "recompute-regions",

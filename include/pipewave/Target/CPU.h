@@ -1,5 +1,4 @@
-//===- CPUTarget.h - Compiled models for the CPU runtime ----------*- C++
-//-*-===//
+//===- CPU.h - Compiled models for the CPU runtime --------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //
@@ -8,12 +7,13 @@
 // What pipewave-compile needs besides the MLIR passes: the description of a
 // pipelined module that the runtime reads (pw_model of
 // pipewave-runtime/model.h), emitting it as LLVM globals next to the stage
-// code, and native object code for the host.
+// code, native object code for the host, and linking the executable with
+// the runtime.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PIPEWAVE_LIB_TARGET_CPU_CPUTARGET_H
-#define PIPEWAVE_LIB_TARGET_CPU_CPUTARGET_H
+#ifndef PIPEWAVE_TARGET_CPU_H
+#define PIPEWAVE_TARGET_CPU_H
 
 #include "pipewave/Schedule/Program.h"
 
@@ -104,6 +104,27 @@ bool optimizeAndEmitObject(llvm::Module &module, unsigned optLevel,
 /// Prepares `module` for the host (triple, data layout) without emitting.
 bool setHostTarget(llvm::Module &module, std::string &error);
 
+/// How linkExecutable finds its tools and libraries.
+struct LinkOptions {
+  /// The C++ compiler driver; empty: c++, else mpicxx, found on PATH.
+  std::string driver;
+  /// The runtime library or object to link; empty: what the runtime's build
+  /// recorded in `libDir`/pipewave_runtime.link, else
+  /// `libDir`/libpipewave_runtime.{a,so}.
+  std::string runtimeLib;
+  /// Where the runtime and libpipewave_cpu_kernels.a are (the tool's
+  /// <bindir>/../lib).
+  std::string libDir;
+  /// More arguments for the driver.
+  std::vector<std::string> extraArgs;
+};
+
+/// Links `object` into the executable `output` with the runtime, the CPU
+/// kernels, OpenBLAS and libm. Returns false with `error` set (naming the
+/// command when the driver fails).
+bool linkExecutable(const std::string &object, const std::string &output,
+                    const LinkOptions &options, std::string &error);
+
 } // namespace pipewave::target
 
-#endif // PIPEWAVE_LIB_TARGET_CPU_CPUTARGET_H
+#endif // PIPEWAVE_TARGET_CPU_H
