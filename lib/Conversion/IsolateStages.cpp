@@ -1,5 +1,4 @@
-//===- IsolateStages.cpp - pipe-isolate-stages
-//------------------------------===//
+//===- IsolateStages.cpp - pipe-isolate-stages ----------------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- MatmulToBlas.cpp - pipe-matmul-to-blas
-//------------------------------===//
+//===- MatmulToBlas.cpp - pipe-matmul-to-blas -----------------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- MatmulVectorize.cpp - pipe-matmul-vectorize
-//-------------------------===//
+//===- MatmulVectorize.cpp - pipe-matmul-vectorize ------------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- Pipelines.cpp - pipe-lower-to-llvm
-//-----------------------------------===//
+//===- Pipelines.cpp - pipe-lower-to-llvm ---------------------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- StageABI.cpp - pipe-stage-abi: runtime wrappers of stages
-//-----------===//
+//===- StageABI.cpp - pipe-stage-abi: runtime wrappers of stages ----------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- UniqueResultBuffers.cpp - pipe-unique-result-buffers
-//-----------------===//
+//===- UniqueResultBuffers.cpp - pipe-unique-result-buffers ---------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- Pipelines.cpp - Registered pass pipelines
-//---------------------------===//
+//===- Pipelines.cpp - Registered pass pipelines --------------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- Registration.cpp - Registering pipewave dialects and passes
-//---------===//
+//===- Registration.cpp - Registering pipewave dialects and passes --------===//
 //
 // Part of the pipewave project.
 //

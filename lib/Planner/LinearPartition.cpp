@@ -1,5 +1,4 @@
-//===- LinearPartition.cpp - Cutting a sequence into balanced parts
-//--------===//
+//===- LinearPartition.cpp - Cutting a sequence into balanced parts -------===//
 //
 // Part of the pipewave project.
 //

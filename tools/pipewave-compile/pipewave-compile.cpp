@@ -1,5 +1,4 @@
-//===- pipewave-compile.cpp - Model in, runnable binary out
-//----------------===//
+//===- pipewave-compile.cpp - Model in, runnable binary out ---------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- pipewave-opt.cpp - The pipewave optimizer driver
-//--------------------===//
+//===- pipewave-opt.cpp - The pipewave optimizer driver -------------------===//
 //
 // Part of the pipewave project.
 //

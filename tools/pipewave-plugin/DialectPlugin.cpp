@@ -1,5 +1,4 @@
-//===- DialectPlugin.cpp - The pipewave dialect plugin for mlir-opt
-//--------===//
+//===- DialectPlugin.cpp - The pipewave dialect plugin for mlir-opt -------===//
 //
 // Part of the pipewave project.
 //

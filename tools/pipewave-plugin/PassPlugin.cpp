@@ -1,5 +1,4 @@
-//===- PassPlugin.cpp - The pipewave pass plugin for mlir-opt
-//--------------===//
+//===- PassPlugin.cpp - The pipewave pass plugin for mlir-opt -------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- PipewaveMLIR.cpp - The shared library behind the mlir-opt plugins
-//---===//
+//===- PipewaveMLIR.cpp - The library behind the mlir-opt plugins ---------===//
 //
 // Part of the pipewave project.
 //

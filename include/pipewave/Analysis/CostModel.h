@@ -1,5 +1,4 @@
-//===- CostModel.h - Per-op cost model for TOSA ------------------*- C++
-//-*-===//
+//===- CostModel.h - Per-op cost model for TOSA -----------------*- C++ -*-===//
 //
 // A static, shape-based cost model: every supported op is assigned a number of
 // floating point operations and a number of bytes moved, from which a

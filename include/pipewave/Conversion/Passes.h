@@ -1,5 +1,4 @@
-//===- Passes.h - Lowering stage functions to native code ---------*- C++
-//-*-===//
+//===- Passes.h - Lowering stage functions to native code -------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- OnnxImporter.h - ONNX model to TOSA importer ---------------*- C++
-//-*-===//
+//===- OnnxImporter.h - ONNX model to TOSA importer -------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- Pipelines.h - Registered pass pipelines --------------------*- C++
-//-*-===//
+//===- Pipelines.h - Registered pass pipelines ------------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

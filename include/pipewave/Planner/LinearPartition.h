@@ -1,5 +1,4 @@
-//===- LinearPartition.h - Cutting a sequence into balanced parts -*- C++
-//-*-===//
+//===- LinearPartition.h - Balanced cuts of a sequence ----------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- OnnxOps.h - ONNX node importers (internal) -----------------*- C++
-//-*-===//
+//===- OnnxOps.h - ONNX node importers (internal) ---------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

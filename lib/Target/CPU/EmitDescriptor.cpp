@@ -1,5 +1,4 @@
-//===- EmitDescriptor.cpp - pw_model as LLVM globals
-//-----------------------===//
+//===- EmitDescriptor.cpp - pw_model as LLVM globals ----------------------===//
 //
 // Part of the pipewave project.
 //

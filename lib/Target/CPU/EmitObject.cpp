@@ -1,5 +1,4 @@
-//===- EmitObject.cpp - Host object code from LLVM IR
-//----------------------===//
+//===- EmitObject.cpp - Host object code from LLVM IR ---------------------===//
 //
 // Part of the pipewave project.
 //

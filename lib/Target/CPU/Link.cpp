@@ -1,5 +1,4 @@
-//===- Link.cpp - Link a compiled model with the CPU runtime
-//---------------===//
+//===- Link.cpp - Link a compiled model with the CPU runtime --------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- ModelDesc.cpp - Reading the pw_model of a pipelined module
-//----------===//
+//===- ModelDesc.cpp - Reading the pw_model of a pipelined module ---------===//
 //
 // Part of the pipewave project.
 //

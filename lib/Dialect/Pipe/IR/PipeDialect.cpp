@@ -1,5 +1,4 @@
-//===- PipeDialect.cpp - The pipe dialect and its attributes
-//---------------===//
+//===- PipeDialect.cpp - The pipe dialect and its attributes --------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- PipeOps.cpp - Operations of the pipe dialect
-//------------------------===//
+//===- PipeOps.cpp - Operations of the pipe dialect -----------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- InsertComm.cpp - pipe-insert-comm: sends and receives at cuts
-//-------===//
+//===- InsertComm.cpp - pipe-insert-comm: sends and receives at cuts ------===//
 //
 // Part of the pipewave project.
 //

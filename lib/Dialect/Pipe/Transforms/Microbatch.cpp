@@ -1,5 +1,4 @@
-//===- Microbatch.cpp - pipe-microbatch: stages for one microbatch
-//---------===//
+//===- Microbatch.cpp - pipe-microbatch: stages for one microbatch --------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- Partition.cpp - pipe-partition: assign operations to stages
-//---------===//
+//===- Partition.cpp - pipe-partition: assign operations to stages --------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- ScheduledWork.h - What the sched.program asks of the stages -*- C++
-//-*-===//
+//===- ScheduledWork.h - What the schedule asks of stages -------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

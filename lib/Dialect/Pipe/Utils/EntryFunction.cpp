@@ -1,5 +1,4 @@
-//===- EntryFunction.cpp - Finding and checking the entry function
-//---------===//
+//===- EntryFunction.cpp - Finding and checking the entry function --------===//
 //
 // Part of the pipewave project.
 //

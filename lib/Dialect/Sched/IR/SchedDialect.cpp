@@ -1,5 +1,4 @@
-//===- SchedDialect.cpp - The sched dialect
-//--------------------------------===//
+//===- SchedDialect.cpp - The sched dialect -------------------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- SchedOps.cpp - Operations of the sched dialect
-//----------------------===//
+//===- SchedOps.cpp - Operations of the sched dialect ---------------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- Verify.cpp - sched-verify: prove programs correct
-//-------------------===//
+//===- Verify.cpp - sched-verify: prove programs correct ------------------===//
 //
 // Part of the pipewave project.
 //

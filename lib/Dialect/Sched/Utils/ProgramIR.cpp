@@ -1,5 +1,4 @@
-//===- ProgramIR.cpp - sched IR <-> schedule::Program
-//----------------------===//
+//===- ProgramIR.cpp - sched IR <-> schedule::Program ---------------------===//
 //
 // Part of the pipewave project.
 //

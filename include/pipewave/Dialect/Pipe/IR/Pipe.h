@@ -1,5 +1,4 @@
-//===- Pipe.h - The pipe dialect ----------------------------------*- C++
-//-*-===//
+//===- Pipe.h - The pipe dialect --------------------------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- Passes.h - Passes of the pipe dialect ----------------------*- C++
-//-*-===//
+//===- Passes.h - Passes of the pipe dialect --------------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

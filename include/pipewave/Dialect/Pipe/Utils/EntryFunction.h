@@ -1,5 +1,4 @@
-//===- EntryFunction.h - Finding and checking the entry function --*- C++
-//-*-===//
+//===- EntryFunction.h - Finding and checking the entry ---------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- Sched.h - The sched dialect --------------------------------*- C++
-//-*-===//
+//===- Sched.h - The sched dialect ------------------------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

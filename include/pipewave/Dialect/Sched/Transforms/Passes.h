@@ -1,5 +1,4 @@
-//===- Passes.h - Passes of the sched dialect ---------------------*- C++
-//-*-===//
+//===- Passes.h - Passes of the sched dialect -------------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- StageCosts.h - Per-stage costs of an outlined pipeline ----*- C++
-//-*-===//
+//===- StageCosts.h - Per-stage costs of an outlined pipeline ---*- C++ -*-===//
 //
 // Part of the pipewave project.
 //
