@@ -80,7 +80,7 @@ void pipewave::buildPipeCompileFrontEnd(OpPassManager &pm,
 
   // Training functions, as the program needs them (none for a forward-only
   // step; split backward for zero-bubble schedules, which auto may pick).
-  if (options.recompute != "none") {
+  if (options.recompute != pipe::RecomputePolicy::None) {
     pipe::PipeRecomputeOptions recompute;
     recompute.policy = options.recompute;
     recompute.report = false;
@@ -112,10 +112,6 @@ LogicalResult pipewave::buildPipeCompileLowering(
 LogicalResult pipewave::buildPipeCompilePipeline(
     OpPassManager &pm, const PipeCompileOptions &options,
     function_ref<LogicalResult(const Twine &)> error) {
-  if (options.matmul != "auto" && options.matmul != "blas" &&
-      options.matmul != "vector" && options.matmul != "loops")
-    return error("matmul=" + options.matmul +
-                 ": expected auto, blas, vector or loops");
   buildPipeCompileFrontEnd(pm, options);
   if (options.emit == CompileEmit::Pipe)
     return success();

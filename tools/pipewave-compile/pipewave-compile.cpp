@@ -211,17 +211,17 @@ std::string defaultOutput() {
 /// The pipe-compile options of the command line.
 void setPipelineOptions(pipewave::PipeCompileOptions &options) {
   options.numStages = numStages;
-  options.strategy = strategy;
+  options.strategy = *pipewave::pipe::symbolizePartitionStrategy(strategy);
   options.schedule = scheduleName;
   options.microbatches = numMicrobatches;
   options.chunks = numChunks;
   options.waves = numWaves;
   options.replicas = numReplicas;
   options.inference = inference;
-  options.recompute = recompute;
+  options.recompute = *pipewave::pipe::symbolizeRecomputePolicy(recompute);
   options.entry = entry;
   options.target = pipewave::CompileTarget::CPU;
-  options.matmul = matmul;
+  options.matmul = *pipewave::symbolizeMatmulLowering(matmul);
 }
 
 /// Runs `build`'s passes on `module` with the --mlir-* pass manager options.
@@ -289,6 +289,9 @@ int main(int argc, char **argv) {
   if (recompute != "none" && recompute != "full" && recompute != "selective")
     return fail("--recompute=" + recompute +
                 ": expected none, full or selective");
+  if (!pipewave::pipe::symbolizePartitionStrategy(strategy))
+    return fail("--strategy=" + strategy +
+                ": expected auto, manual, uniform or balanced");
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel) + ": expected -O0 to -O3");
   if (numStages < 0)

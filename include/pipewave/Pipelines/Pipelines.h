@@ -7,6 +7,9 @@
 #ifndef PIPEWAVE_PIPELINES_PIPELINES_H
 #define PIPEWAVE_PIPELINES_PIPELINES_H
 
+#include "pipewave/Conversion/Passes.h"
+#include "pipewave/Dialect/Pipe/Transforms/PassEnums.h"
+
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 
@@ -23,10 +26,19 @@ struct PipeTrainOptions : public mlir::PassPipelineOptions<PipeTrainOptions> {
                             llvm::cl::desc("Number of pipeline stages (0: from "
                                            "the pipe.split markers)"),
                             llvm::cl::init(0)};
-  Option<std::string> strategy{
+  Option<pipe::PartitionStrategy> strategy{
       *this, "strategy",
       llvm::cl::desc("How to cut: auto, manual, uniform or balanced"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(pipe::PartitionStrategy::Auto),
+      llvm::cl::values(
+          clEnumValN(pipe::PartitionStrategy::Auto, "auto",
+                     "manual with pipe.split markers, else balanced"),
+          clEnumValN(pipe::PartitionStrategy::Manual, "manual",
+                     "the pipe.split markers or pipe.stage attributes"),
+          clEnumValN(pipe::PartitionStrategy::Uniform, "uniform",
+                     "the same number of ops per stage"),
+          clEnumValN(pipe::PartitionStrategy::Balanced, "balanced",
+                     "the same cost per stage"))};
   Option<std::string> schedule{
       *this, "schedule",
       llvm::cl::desc("Schedule: gpipe, 1f1b, interleaved, hanayo, zb-h1, "
@@ -88,10 +100,19 @@ struct PipeCompileOptions
       llvm::cl::desc("Pipeline stages (0: as many as the pipe.split markers "
                      "make, else 1; 1: the whole model, markers ignored)"),
       llvm::cl::init(0)};
-  Option<std::string> strategy{
+  Option<pipe::PartitionStrategy> strategy{
       *this, "strategy",
       llvm::cl::desc("How to cut: auto, manual, uniform or balanced"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(pipe::PartitionStrategy::Auto),
+      llvm::cl::values(
+          clEnumValN(pipe::PartitionStrategy::Auto, "auto",
+                     "manual with pipe.split markers, else balanced"),
+          clEnumValN(pipe::PartitionStrategy::Manual, "manual",
+                     "the pipe.split markers or pipe.stage attributes"),
+          clEnumValN(pipe::PartitionStrategy::Uniform, "uniform",
+                     "the same number of ops per stage"),
+          clEnumValN(pipe::PartitionStrategy::Balanced, "balanced",
+                     "the same cost per stage"))};
   Option<std::string> schedule{
       *this, "schedule",
       llvm::cl::desc("A registered schedule family (gpipe, 1f1b, "
@@ -119,11 +140,17 @@ struct PipeCompileOptions
       llvm::cl::desc("A forward-only step even when the model returns a "
                      "loss"),
       llvm::cl::init(false)};
-  Option<std::string> recompute{
+  Option<pipe::RecomputePolicy> recompute{
       *this, "recompute",
       llvm::cl::desc("Training: what the backward recomputes (pipe-recompute "
-                     "policy): none, full or selective"),
-      llvm::cl::init("none")};
+                     "policy)"),
+      llvm::cl::init(pipe::RecomputePolicy::None),
+      llvm::cl::values(
+          clEnumValN(pipe::RecomputePolicy::None, "none", "stash everything"),
+          clEnumValN(pipe::RecomputePolicy::Full, "full",
+                     "stash the stage inputs, recompute the rest"),
+          clEnumValN(pipe::RecomputePolicy::Selective, "selective",
+                     "recompute the cheap ops"))};
   Option<std::string> file{
       *this, "file", llvm::cl::desc("schedule=file: the action list to read"),
       llvm::cl::init("")};
@@ -146,11 +173,17 @@ struct PipeCompileOptions
       llvm::cl::values(
           clEnumValN(CompileTarget::CPU, "cpu", "host CPU code"),
           clEnumValN(CompileTarget::CUDA, "cuda", "NVIDIA GPU kernels"))};
-  Option<std::string> matmul{
+  Option<MatmulLowering> matmul{
       *this, "matmul",
-      llvm::cl::desc("target=cpu: how f32 matmuls run: auto, blas, vector or "
-                     "loops"),
-      llvm::cl::init("auto")};
+      llvm::cl::desc("target=cpu: how f32 matmuls run"),
+      llvm::cl::init(MatmulLowering::Auto),
+      llvm::cl::values(
+          clEnumValN(MatmulLowering::Auto, "auto",
+                     "vector where the columns tile well, else blas"),
+          clEnumValN(MatmulLowering::Blas, "blas", "OpenBLAS"),
+          clEnumValN(MatmulLowering::Vector, "vector",
+                     "MLIR tiling and vectorization"),
+          clEnumValN(MatmulLowering::Loops, "loops", "scalar loops"))};
   Option<CompileEmit> emit{
       *this, "emit", llvm::cl::desc("Where the pipeline stops"),
       llvm::cl::init(CompileEmit::MLIR),

@@ -91,7 +91,7 @@ FailureOr<func::FuncOp> buildForward(func::FuncOp stage, ArrayRef<Value> stash,
   IRMapping mapping;
   auto fwd = cast<func::FuncOp>(stage->clone(mapping));
   fwd.setSymName(name);
-  fwd->removeAttr(PipeDialect::getStageAttrName());
+  fwd->removeAttr(PipeDialect::StageAttrHelper::getNameStr());
   OpBuilder builder(stage.getContext());
   builder.setInsertionPointAfter(after);
   builder.insert(fwd);
@@ -226,15 +226,15 @@ struct PipeAutodiffPass
     const GradientRuleTable &rules = GradientRuleTable::getDefault();
     SmallVector<func::FuncOp> stages;
     for (auto fn : module.getOps<func::FuncOp>())
-      if (fn->hasAttr(PipeDialect::getStageAttrName()))
+      if (PipeDialect::StageAttrHelper(fn.getContext()).isAttrPresent(fn))
         stages.push_back(fn);
 
     // Check every stage before changing anything.
     bool ok = true;
     for (func::FuncOp stage : stages) {
-      if (stage->hasAttr(PipeDialect::getFwdAttrName())) {
+      if (PipeDialect::FwdAttrHelper(stage.getContext()).isAttrPresent(stage)) {
         stage.emitError() << "pipe-autodiff: stage function already has '"
-                          << PipeDialect::getFwdAttrName()
+                          << PipeDialect::FwdAttrHelper::getNameStr()
                           << "'; it was differentiated before";
         ok = false;
         continue;
@@ -273,20 +273,20 @@ struct PipeAutodiffPass
       return failure();
 
     MLIRContext *ctx = stage.getContext();
-    stage->setAttr(PipeDialect::getFwdAttrName(),
-                   FlatSymbolRefAttr::get(ctx, fwd->getSymName()));
-    stage->setAttr(PipeDialect::getBwdAttrName(),
-                   FlatSymbolRefAttr::get(ctx, bwd->func.getSymName()));
+    PipeDialect::FwdAttrHelper(ctx).setAttr(
+        stage, FlatSymbolRefAttr::get(ctx, fwd->getSymName()));
+    PipeDialect::BwdAttrHelper(ctx).setAttr(
+        stage, FlatSymbolRefAttr::get(ctx, bwd->func.getSymName()));
     if (splitBackward) {
       auto [input, weight] = buildSplit(stage, bwd->func, gradArgs, symbols);
-      stage->setAttr(PipeDialect::getBwdInputAttrName(),
-                     FlatSymbolRefAttr::get(ctx, input.getSymName()));
-      stage->setAttr(PipeDialect::getBwdWeightAttrName(),
-                     FlatSymbolRefAttr::get(ctx, weight.getSymName()));
+      PipeDialect::BwdInputAttrHelper(ctx).setAttr(
+          stage, FlatSymbolRefAttr::get(ctx, input.getSymName()));
+      PipeDialect::BwdWeightAttrHelper(ctx).setAttr(
+          stage, FlatSymbolRefAttr::get(ctx, weight.getSymName()));
     }
     SmallVector<int64_t> indices(gradArgs.begin(), gradArgs.end());
-    stage->setAttr(PipeDialect::getGradArgsAttrName(),
-                   DenseI64ArrayAttr::get(ctx, indices));
+    PipeDialect::GradArgsAttrHelper(ctx).setAttr(
+        stage, DenseI64ArrayAttr::get(ctx, indices));
     return success();
   }
 

@@ -437,8 +437,6 @@ struct PipeMicrobatchPass
     : public pipe::impl::PipeMicrobatchBase<PipeMicrobatchPass> {
   using PipeMicrobatchBase::PipeMicrobatchBase;
 
-  static constexpr StringLiteral kCombineAttr = "pipe.combine";
-
   /// Microbatches of the step over all replicas: what the stage functions
   /// are specialised for (one part each).
   int64_t parts = 1;
@@ -462,13 +460,14 @@ struct PipeMicrobatchPass
     // of the replicas takes that many.
     int64_t perReplica = microbatches;
     if (perReplica == 0) {
-      auto planned = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
+      IntegerAttr planned =
+          PipeDialect::MicrobatchesAttrHelper(fn.getContext()).getAttr(fn);
       perReplica = planned ? planned.getInt() : 1;
     }
     parts = perReplica * replicas;
     bool done = false;
     for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
-      done |= static_cast<bool>(fn.getResultAttr(i, kCombineAttr));
+      done |= static_cast<bool>(getCombineResultAttr(fn, i));
     if (done) {
       fn.emitError() << "pipe-microbatch: '@" << entry
                      << "' was already specialised for microbatches";
@@ -591,7 +590,7 @@ struct PipeMicrobatchPass
                           "combined over microbatches";
         return signalPassFailure();
       }
-      fn.setResultAttr(i, kCombineAttr, builder.getStringAttr(combine));
+      setCombineResultAttr(fn, i, builder.getStringAttr(combine));
       Type global = fn.getResultTypes()[i];
       if (operand.get().getType() != global)
         operand.set(insertMicrobatch(builder, operand.get(), global));
