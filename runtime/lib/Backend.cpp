@@ -1,4 +1,4 @@
-//===- Backend.cpp - Backend base: memory, clock, watchdog ----------------===//
+//===- Backend.cpp - Backend base: ordering, clock, watchdog --------------===//
 //
 // Part of the pipewave project.
 //
@@ -20,17 +20,24 @@ namespace pipewave::runtime {
 
 Backend::~Backend() = default;
 
-void *Backend::allocate(size_t bytes) {
-  if (bytes == 0)
-    return nullptr;
-  void *ptr = std::aligned_alloc(kBufferAlignment, alignUp(bytes));
-  if (!ptr)
-    throw Error("out of memory allocating " + std::to_string(bytes) + " bytes");
-  std::memset(ptr, 0, alignUp(bytes));
-  return ptr;
+RequestId Backend::isendAfter(Device &device, EventId ready, const void *data,
+                              size_t bytes, int peer, int64_t tag) {
+  device.synchronize(ready);
+  return isend(data, bytes, peer, tag);
 }
 
-void Backend::deallocate(void *ptr) { std::free(ptr); }
+RequestId Backend::irecvAfter(Device &device, EventId ready, void *data,
+                              size_t bytes, int peer, int64_t tag) {
+  device.synchronize(ready);
+  return irecv(data, bytes, peer, tag);
+}
+
+RequestId Backend::iallreduceAfter(Device &device, EventId ready, void *data,
+                                   size_t count, int32_t dtype, ReduceOp op,
+                                   const std::vector<int> &group) {
+  device.synchronize(ready);
+  return iallreduce(data, count, dtype, op, group);
+}
 
 void Backend::createGroups(const std::vector<std::vector<int>> &) {}
 

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -51,6 +52,59 @@ std::string hexHash(uint64_t hash) {
   char text[32];
   std::snprintf(text, sizeof(text), "0x%016" PRIx64, hash);
   return text;
+}
+
+std::string rankFileName(int rank) {
+  return "rank-" + std::to_string(rank) + ".safetensors";
+}
+
+std::map<std::string, std::string> rankFileMetadata(const RankFileInfo &info) {
+  std::string counts;
+  for (size_t k = 0; k < info.optimizerSteps.size(); ++k)
+    counts += (k ? "," : "") + std::to_string(info.optimizerSteps[k].first) +
+              ":" + std::to_string(info.optimizerSteps[k].second);
+  return {{"format", kFormat},
+          {"step", std::to_string(info.step)},
+          {"rank", std::to_string(info.rank)},
+          {"model", info.model},
+          {"optimizer", info.optimizer},
+          {"optimizer_steps", counts},
+          {"data_position", std::to_string(info.dataPosition)}};
+}
+
+bool parseOptimizerSteps(const std::string &text,
+                         std::map<int, int64_t> &steps) {
+  for (size_t at = 0; at < text.size();) {
+    size_t comma = text.find(',', at);
+    std::string item = text.substr(
+        at, comma == std::string::npos ? std::string::npos : comma - at);
+    size_t colon = item.find(':');
+    if (colon == std::string::npos)
+      return false;
+    steps[std::atoi(item.substr(0, colon).c_str())] =
+        std::atoll(item.substr(colon + 1).c_str());
+    if (comma == std::string::npos)
+      break;
+    at = comma + 1;
+  }
+  return true;
+}
+
+std::string encodeFileReport(const CheckpointFile &file) {
+  return std::to_string(file.bytes) + " " + std::to_string(file.hash);
+}
+
+CheckpointFile decodeFileReport(const std::string &report, int rank) {
+  CheckpointFile entry;
+  entry.rank = rank;
+  entry.name = rankFileName(rank);
+  unsigned long long bytes = 0, hash = 0;
+  if (std::sscanf(report.c_str(), "%llu %llu", &bytes, &hash) != 2)
+    throw Error("internal error: bad checkpoint report from rank " +
+                std::to_string(rank));
+  entry.bytes = bytes;
+  entry.hash = hash;
+  return entry;
 }
 
 std::string checkpointStepDir(const std::string &dir, int64_t step) {
@@ -102,7 +156,7 @@ writeCheckpointFile(const std::string &stepDir, int rank,
   makeDirectories(stepDir);
   CheckpointFile file;
   file.rank = rank;
-  file.name = "rank-" + std::to_string(rank) + ".safetensors";
+  file.name = rankFileName(rank);
   std::string header = encodeSafetensorsHeader(tensors, metadata);
   Chunks chunks = {{header.data(), header.size()}};
   for (const SafetensorsTensorRef &tensor : tensors)

@@ -144,6 +144,39 @@ const void *microbatchSlice(const void *data, size_t bytes, int microbatches,
   return static_cast<const char *>(data) + slice * static_cast<size_t>(m);
 }
 
+namespace {
+
+template <typename T> void addInto(void *dst, const void *src, size_t count) {
+  T *out = static_cast<T *>(dst);
+  const T *in = static_cast<const T *>(src);
+  for (size_t i = 0; i < count; ++i)
+    out[i] += in[i];
+}
+
+} // namespace
+
+bool isSummableDType(int32_t dtype) {
+  return dtype == PW_F32 || dtype == PW_F64 || dtype == PW_I32 ||
+         dtype == PW_I64 || dtype == PW_I8;
+}
+
+void addValues(int32_t dtype, void *dst, const void *src, size_t count) {
+  switch (dtype) {
+  case PW_F32:
+    return addInto<float>(dst, src, count);
+  case PW_F64:
+    return addInto<double>(dst, src, count);
+  case PW_I32:
+    return addInto<int32_t>(dst, src, count);
+  case PW_I64:
+    return addInto<int64_t>(dst, src, count);
+  case PW_I8:
+    return addInto<int8_t>(dst, src, count);
+  default:
+    throw Error("cannot sum values of dtype " + dtypeName(dtype));
+  }
+}
+
 double elementSum(int32_t dtype, const void *data, size_t count) {
   double sum = 0;
   for (size_t i = 0; i < count; ++i) {

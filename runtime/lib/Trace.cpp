@@ -8,8 +8,6 @@
 #include "pipewave-runtime/File.h"
 #include "pipewave-runtime/Json.h"
 
-#include <cstdio>
-
 namespace pipewave::runtime {
 
 void Trace::add(const std::string &name, const char *category, double begin,
@@ -27,15 +25,15 @@ std::string Trace::eventsJson(int rank) const {
                     "}},"
                     "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" +
                     pid + ",\"tid\":0,\"args\":{\"name\":\"actions\"}}";
-  char numbers[96];
   for (const Event &event : events) {
     double ts = (event.begin - originSeconds) * 1e6;
     double dur = (event.end - event.begin) * 1e6;
-    std::snprintf(numbers, sizeof(numbers), ",\"ts\":%.3f,\"dur\":%.3f", ts,
-                  dur < 0 ? 0.0 : dur);
-    out += ",{\"name\":" + jsonQuote(event.name) + ",\"cat\":\"" +
-           event.category + "\",\"ph\":\"X\",\"pid\":" + pid + ",\"tid\":0" +
-           numbers + ",\"args\":{\"step\":" + std::to_string(event.step) + "}}";
+    out += ",{\"name\":" + jsonQuote(event.name) +
+           ",\"cat\":" + jsonQuote(event.category) +
+           ",\"ph\":\"X\",\"pid\":" + pid +
+           ",\"tid\":0,\"ts\":" + jsonNumber(ts) +
+           ",\"dur\":" + jsonNumber(dur < 0 ? 0.0 : dur) +
+           ",\"args\":{\"step\":" + std::to_string(event.step) + "}}";
   }
   return out;
 }

@@ -6,8 +6,8 @@
 
 #include "pipewave-runtime/Executor.h"
 #include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/ExecPlan.h"
 #include "pipewave-runtime/ModelCheck.h"
-#include "pipewave-runtime/Plan.h"
 #include "pipewave-runtime/Trace.h"
 
 #include "TestModel.h"
@@ -35,7 +35,7 @@ void runAndCheck(const ModelConfig &config, int steps, Trace *trace = nullptr) {
     inputs.push_back(p.data());
 
   auto backend = createLocalBackend();
-  RankPlan plan = planRank(*model.get(), 0);
+  ExecPlan plan = planExecution(*model.get(), 0);
   Executor executor(*model.get(), plan, *backend, inputs, trace);
   ASSERT_TRUE(executor.holdsOutputs());
   Reference ref = computeReference(config, x, params);

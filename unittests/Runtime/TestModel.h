@@ -148,12 +148,13 @@ struct TrainConfig {
   int replicas = 1;
   int batch = 16;
   int features = 8;
-  /// "gpipe", "1f1b", "zb-h1" (I/W), "interleaved" (2 stages per rank), or
-  /// "local" (all stages on one rank: F of every stage per microbatch, then
-  /// the backwards, then the optimizer steps).
+  /// "gpipe", "1f1b", "zb-h1" (I/W), "interleaved" (2 stages per rank),
+  /// "hanayo" (one wave: 2 stages per rank), "zb-v" (I/W, 2 stages per rank
+  /// in a V), or "local" (all stages on one rank: F of every stage per
+  /// microbatch, then the backwards, then the optimizer steps).
   std::string schedule = "1f1b";
   /// Give the stages the split backward functions (backward_input and
-  /// backward_weight); zb-h1 always does. "local" then uses I and W.
+  /// backward_weight); zb-h1 and zb-v always do. "local" then uses I and W.
   bool split = false;
   /// Leave the stages' B function out (only I/W).
   bool noWholeBackward = false;

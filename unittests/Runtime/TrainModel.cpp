@@ -300,6 +300,10 @@ schedule::Program buildTrainProgram(const TrainConfig &config) {
       built = buildZeroBubbleH1(config.stages, config.microbatches);
     else if (config.schedule == "interleaved")
       built = buildInterleaved1F1B(config.stages / 2, 2, config.microbatches);
+    else if (config.schedule == "hanayo")
+      built = buildHanayo(config.stages / 2, 1, config.microbatches);
+    else if (config.schedule == "zb-v")
+      built = buildZeroBubbleV(config.stages / 2, config.microbatches);
     else
       throw std::invalid_argument("unknown schedule " + config.schedule);
     if (!built)
@@ -332,7 +336,7 @@ TrainModel::TrainModel(const TrainConfig &config)
   tRows = rows;
   tFeatures = F;
   tScale = 1.0f / static_cast<float>(B * F);
-  bool split = cfg.split || cfg.schedule == "zb-h1";
+  bool split = cfg.split || cfg.schedule == "zb-h1" || cfg.schedule == "zb-v";
 
   inputs.push_back(tensor("x", PW_F32, {B, F}));
   inputs.push_back(tensor("t", PW_F32, {B, F}));

@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/ExecPlan.h"
 #include "pipewave-runtime/Executor.h"
 #include "pipewave-runtime/ModelCheck.h"
-#include "pipewave-runtime/Plan.h"
 
 #include "TestModel.h"
 #include "TestUtil.h"
@@ -32,7 +32,7 @@ struct LocalRun {
   int batches;
   std::vector<std::vector<float>> params;
   std::unique_ptr<Backend> backend = createLocalBackend();
-  RankPlan plan;
+  ExecPlan plan;
   std::unique_ptr<Executor> executor;
 
   LocalRun(const TrainConfig &config, const OptimizerConfig &optimizer,
@@ -48,7 +48,7 @@ struct LocalRun {
     }
     for (auto &p : params)
       inputs.push_back(p.data());
-    plan = planRank(*model.get(), 0);
+    plan = planExecution(*model.get(), 0);
     executor = std::make_unique<Executor>(*model.get(), plan, *backend, inputs,
                                           nullptr, optimizer);
   }
@@ -255,8 +255,8 @@ TEST(TrainingTest, PlanHasStashAndGradientPools) {
   config.schedule = "zb-h1";
   TrainModel model(config);
   ASSERT_NO_THROW(validateModel(*model.get()));
-  RankPlan plan = planRank(*model.get(), 1);
-  std::string text = describePlan(plan);
+  ExecPlan plan = planExecution(*model.get(), 1);
+  std::string text = describeExecPlan(plan);
   // Rank 1 of ZB-H1 (S = 4): stashes live from F to I, weight stashes from
   // I to W; every pool fits the in-flight microbatches.
   EXPECT_NE(text.find("pool stash s1: 8 buffers"), std::string::npos) << text;
@@ -265,7 +265,7 @@ TEST(TrainingTest, PlanHasStashAndGradientPools) {
       << text;
   EXPECT_NE(text.find("pool grad s1 (received): 8 buffers"), std::string::npos)
       << text;
-  for (const PoolPlan &pool : plan.pools)
+  for (const ExecPool &pool : plan.pools)
     EXPECT_LE(pool.peak, 4) << text;
 }
 
@@ -282,7 +282,7 @@ TEST(TrainingTest, PlannerRejectsIncompleteTrainingPrograms) {
       actions[i].kind = PW_ACT_OPTIMIZER;
       actions[i].microbatch = -1;
     }
-  std::string error = PW_ERROR_OF(planRank(*model.get(), 0));
+  std::string error = PW_ERROR_OF(planExecution(*model.get(), 0));
   EXPECT_NE(error.find("stage 0 mb 1 has the compute actions [F]; a training "
                        "step needs F then B, or F then I then W"),
             std::string::npos)

@@ -5,8 +5,11 @@
 // The executor talks to other ranks only through Backend: non-blocking
 // point-to-point messages and collectives identified by RequestId handles,
 // completed with test() or wait(); abort() ends the whole job. Buffers are
-// `void *` + bytes obtained from allocate(), so a device backend (CUDA/NCCL)
-// can hand out device memory behind the same interface.
+// `void *` + bytes of device memory (Device.h); the executor starts every
+// transfer through the device-ordered forms (isendAfter, irecvAfter,
+// iallreduceAfter), whose defaults order host-memory transports (MPI, the
+// local backend) by synchronising the device first, and which a transport
+// ordered on device streams (NCCL) overrides.
 //
 // wait() is the watchdog: it polls test() and throws Error when an operation
 // makes no progress for timeout() seconds, naming what it waited for.
@@ -15,6 +18,8 @@
 
 #ifndef PIPEWAVE_RUNTIME_BACKEND_H
 #define PIPEWAVE_RUNTIME_BACKEND_H
+
+#include "pipewave-runtime/Device.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -43,11 +48,6 @@ public:
   virtual int rank() const = 0;
   virtual int size() const = 0;
 
-  /// Memory for message and activation buffers, kBufferAlignment-aligned and
-  /// zeroed. The default is host memory.
-  virtual void *allocate(size_t bytes);
-  virtual void deallocate(void *ptr);
-
   /// Starts sending `bytes` bytes at `data` to `peer` with `tag`. `data` must
   /// stay untouched until the request completes.
   virtual RequestId isend(const void *data, size_t bytes, int peer,
@@ -63,6 +63,24 @@ public:
   /// every rank).
   virtual RequestId iallreduce(void *data, size_t count, int32_t dtype,
                                ReduceOp op, const std::vector<int> &group) = 0;
+  /// Device-ordered forms of isend, irecv and iallreduce; the executor uses
+  /// only these. `ready`, an event of `device`, captures the device work
+  /// that wrote `data` (isendAfter, iallreduceAfter) or the last device work
+  /// that used the buffer a receive overwrites (irecvAfter). The defaults,
+  /// right for transports that access the memory from the host (MPI, local;
+  /// a device not sharing host memory then needs a device-aware MPI),
+  /// synchronise `ready` on the host and start the plain operation. A
+  /// transport ordered on device streams (NCCL) makes its own stream wait
+  /// for `ready` instead, and reports the request complete (test()) only
+  /// once the transfer has completed on the device, so that device work the
+  /// executor issues after wait() sees the data.
+  virtual RequestId isendAfter(Device &device, EventId ready, const void *data,
+                               size_t bytes, int peer, int64_t tag);
+  virtual RequestId irecvAfter(Device &device, EventId ready, void *data,
+                               size_t bytes, int peer, int64_t tag);
+  virtual RequestId iallreduceAfter(Device &device, EventId ready, void *data,
+                                    size_t count, int32_t dtype, ReduceOp op,
+                                    const std::vector<int> &group);
   /// Prepares the all-reduce groups used later with iallreduce. Collective:
   /// every rank calls it with the same list, in the same order, before any
   /// of the groups is used. (MPI: one communicator per group, created once.)

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pipewave::runtime {
@@ -61,6 +62,37 @@ struct CheckpointManifest {
   std::string optimizer;
   std::vector<CheckpointFile> files;
 };
+
+/// "rank-R.safetensors".
+std::string rankFileName(int rank);
+
+/// What the __metadata__ of a rank file records.
+struct RankFileInfo {
+  int64_t step = 0;
+  int rank = 0;
+  std::string model;
+  /// describeOptimizer() of the run.
+  std::string optimizer;
+  /// The update counts of the rank's stages, (stage, count) in stage order.
+  std::vector<std::pair<int, int64_t>> optimizerSteps;
+  /// The global batch the next step reads.
+  int64_t dataPosition = 0;
+};
+
+/// The __metadata__ entries of a rank file: format, step, rank, model,
+/// optimizer, optimizer_steps ("0:10,1:10") and data_position.
+std::map<std::string, std::string> rankFileMetadata(const RankFileInfo &info);
+
+/// Parses the "optimizer_steps" entry ("0:10,1:10") into `steps` (stage to
+/// update count); false when an item has no ':'.
+bool parseOptimizerSteps(const std::string &text,
+                         std::map<int, int64_t> &steps);
+
+/// A rank's report of its written file to rank 0 ("BYTES HASH"), and the
+/// manifest entry rank 0 makes of rank `rank`'s report (throws Error when
+/// malformed).
+std::string encodeFileReport(const CheckpointFile &file);
+CheckpointFile decodeFileReport(const std::string &report, int rank);
 
 /// "DIR/step-000010".
 std::string checkpointStepDir(const std::string &dir, int64_t step);

@@ -3,13 +3,24 @@
 // Part of the pipewave project.
 //
 // The executor interprets a rank's pw_action list, one step at a time,
-// following its RankPlan: it allocates every pool's slots once (through the
-// backend), posts receives at the plan's early posting points, waits for a
+// following its ExecPlan: it allocates every pool's slots once (on the
+// device), posts receives at the plan's early posting points, waits for a
 // receive just before the action that reads its buffer, sends
 // asynchronously and completes a send before its slot is written again (or
 // at the end of the step). A message is one slot: all results of a stage for
 // one microbatch (or their gradients), packed at 64-byte aligned offsets,
 // sent with the action's tag.
+//
+// Memory and work go through a Device (Device.h), messages through a
+// Backend; the executor itself never reads or writes tensor memory. All
+// device work runs on the compute stream, in action-list order, except the
+// staging copies of a device that does not share host memory: the step's
+// data inputs (host to device) and the outputs (device to host), on the
+// transfer stream, ordered against the compute stream by events. Every
+// slot has an event recorded after the last compute work that used it;
+// a transfer into or out of the slot is ordered after it
+// (Backend::irecvAfter/isendAfter). runStep() ends by synchronising the
+// device, so the step time includes all its work and outputs() is ready.
 //
 // Training (pw_model.forward_only == 0), see model.h for the functions:
 // * F calls `forward` with the result slot and the stash slot of (stage, mb).
@@ -28,7 +39,8 @@
 //   the gradient of the global batch.
 // * optimizer applies optimizerUpdate() to each trained parameter of the
 //   stage, in place: the parameter arguments of every stage function point
-//   at these live buffers.
+//   at these live buffers (the caller's host buffers when the device shares
+//   host memory, else device copies: see downloadParameters()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,12 +48,14 @@
 #define PIPEWAVE_RUNTIME_EXECUTOR_H
 
 #include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Device.h"
+#include "pipewave-runtime/ExecPlan.h"
 #include "pipewave-runtime/Optimizer.h"
-#include "pipewave-runtime/Plan.h"
 #include "pipewave-runtime/Tensor.h"
 #include "pipewave-runtime/model.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace pipewave::runtime {
@@ -54,13 +68,14 @@ struct TrainedParameter {
   /// Model input index and the stage it belongs to.
   int input = -1;
   int stage = -1;
-  /// The live parameter (caller-owned) and its element count.
+  /// The live parameter (device memory: the caller's buffer when the device
+  /// shares host memory) and its element count.
   float *data = nullptr;
   size_t count = 0;
   /// The accumulated gradient of the last step (after the all-reduce, if
-  /// any); inside the stage's flat gradient buffer.
+  /// any); inside the stage's flat gradient buffer (device memory).
   float *grad = nullptr;
-  /// optimizerStateNames(config) arrays of `count` floats.
+  /// optimizerStateNames(config) arrays of `count` floats (device memory).
   std::vector<float *> state;
 };
 
@@ -72,14 +87,17 @@ public:
   /// in place by optimizer actions. They must outlive the executor. `trace`
   /// may be null. All ranks construct their executors at the same point
   /// (the MPI backend creates the all-reduce groups collectively here).
-  Executor(const pw_model &model, const RankPlan &plan, Backend &backend,
+  /// `device` (outliving the executor) holds the memory and runs the work;
+  /// nullptr: the executor's own host device.
+  Executor(const pw_model &model, const ExecPlan &plan, Backend &backend,
            std::vector<void *> inputs, Trace *trace = nullptr,
-           const OptimizerConfig &optimizer = {});
+           const OptimizerConfig &optimizer = {}, Device *device = nullptr);
   ~Executor();
   Executor(const Executor &) = delete;
   Executor &operator=(const Executor &) = delete;
 
-  /// Points data input `index` at another global batch (before a step).
+  /// Points data input `index` at another global batch (host memory, read
+  /// during the next runStep()).
   void setInput(int index, const void *data);
 
   /// Runs the action list once. Throws Error on failure (timeouts included);
@@ -104,8 +122,20 @@ public:
   const std::vector<TrainedParameter> &trainedParameters() const {
     return trained;
   }
-  /// The gradient accumulator of trained parameter `input`, or nullptr.
+  /// The gradient accumulator of trained parameter `input` after the last
+  /// step, readable on the host (a host copy unless the device shares host
+  /// memory, valid until the next call), or nullptr.
   const float *gradient(int input) const;
+
+  /// Copies the live parameters into the caller's host buffers (the inputs
+  /// given to the constructor); nothing to do when the device shares host
+  /// memory. Call before reading them, e.g. for a checkpoint.
+  void downloadParameters();
+  /// State array `k` (optimizerStateNames() order) of trained parameter
+  /// `input`, copied to the host.
+  HostTensor optimizerState(int input, size_t k);
+  /// Replaces that state with `count` floats at `data` (host memory).
+  void setOptimizerState(int input, size_t k, const float *data);
 
   /// Optimizer updates applied so far to `stage` (Adam's step count).
   int64_t optimizerSteps(int stage) const;
@@ -133,6 +163,8 @@ private:
     /// Pending receive into the slot and its action.
     RequestId recv = kNoRequest;
     int recvAction = -1;
+    /// Recorded on the compute stream after the last work using the slot.
+    EventId used = -1;
   };
 
   /// Where the gradient of one grad_args entry goes.
@@ -156,23 +188,42 @@ private:
     /// Results of the previous stage no backward output writes directly:
     /// zeroed in the GRAD slot before B/I.
     std::vector<int> gaps;
-    AlignedBuffer scratch;
+    /// Gradients not written straight into a slot (device memory).
+    char *scratch = nullptr;
     /// Last stage: the seed d_res (1 for the loss, 0 otherwise), packed
-    /// like the results.
-    AlignedBuffer seed;
+    /// like the results (device memory).
+    char *seed = nullptr;
     std::vector<size_t> seedOffsets;
     /// Trained parameters of the stage (indices into `trained`) and the
-    /// flat gradient buffer holding their accumulators.
+    /// flat gradient buffer holding their accumulators (device memory),
+    /// with an event recorded when it is complete for the all-reduce.
     std::vector<int> parameters;
     float *flatGrad = nullptr;
     size_t flatCount = 0;
+    EventId gradientsDone = -1;
     int64_t steps = 0;
   };
 
   const pw_model &model;
-  const RankPlan &plan;
+  const ExecPlan &plan;
   Backend &backend;
+  std::unique_ptr<Device> ownedDevice;
+  Device &device;
+  /// device.sharesHostMemory().
+  bool shared = true;
+  StreamId compute = 0;
+  StreamId transfer = 0;
+  /// Transfer stream: the step's data inputs are on the device; compute
+  /// stream: the outputs are complete.
+  EventId inputsCopied = -1;
+  EventId outputsDone = -1;
+  /// Model inputs as the caller gave them (host memory), and what the stage
+  /// functions read: the same pointers when the device shares host memory,
+  /// else device copies (data inputs refreshed every step).
   std::vector<void *> inputs;
+  std::vector<void *> deviceInputs;
+  /// Every device allocation of the executor, freed at destruction.
+  std::vector<void *> allocations;
   Trace *trace;
   const pw_rank_program &program;
   OptimizerConfig optimizer;
@@ -193,18 +244,31 @@ private:
   std::vector<void *> poolMemory;
   std::vector<std::vector<SlotState>> slots;
   std::vector<HostTensor> outputTensors;
+  /// Where outputs are combined during the step (device memory; the output
+  /// tensors' own memory when the device shares host memory).
+  std::vector<void *> outputMemory;
   std::vector<void *> argPointers;
   std::vector<void *> resultPointers;
 
   std::vector<StageState> stages;
   std::vector<TrainedParameter> trained;
-  std::vector<AlignedBuffer> optimizerState;
+  /// Host copies of gradients for gradient() (device not sharing memory).
+  mutable std::vector<HostTensor> gradientCopies;
+  /// Host copy of the seed's 1 while it is uploaded.
+  AlignedBuffer seedValue;
 
+  /// Device memory of `bytes` bytes, zero-filled on the compute stream.
+  void *allocateZeroed(size_t bytes);
   char *slotData(SlotRef ref) const;
   SlotState &state(SlotRef ref) { return slots[ref.pool][ref.slot]; }
   const void *dataSlice(int input, int microbatch) const;
 
   void prepareTraining();
+  const TrainedParameter &trainedParameter(int input) const;
+  /// Records the slot's event after the compute work issued so far.
+  void used(SlotRef ref);
+  void beginStep();
+  void endStep();
   void record(const std::string &name, const char *category, double begin);
   void postRecv(int action);
   void awaitRecv(SlotRef ref);

@@ -18,6 +18,7 @@
 
 namespace pipewave::runtime {
 
+using json::jsonNumber;
 using json::jsonQuote;
 using json::JsonValue;
 

@@ -96,6 +96,15 @@ std::vector<int64_t> microbatchShape(const std::vector<int64_t> &shape,
 const void *microbatchSlice(const void *data, size_t bytes, int microbatches,
                             int m);
 
+/// True when addValues() sums `dtype`: f32, f64, i32, i64 and i8.
+bool isSummableDType(int32_t dtype);
+
+/// dst[i] += src[i] for `count` elements of `dtype`, in index order, in the
+/// element type (the one per-dtype sum of the runtime: gradient and output
+/// accumulation, replica outputs). Throws Error("cannot sum values of dtype
+/// D") for a dtype isSummableDType() rejects.
+void addValues(int32_t dtype, void *dst, const void *src, size_t count);
+
 /// Sum of the elements as a double (booleans count as 0/1).
 double elementSum(int32_t dtype, const void *data, size_t count);
 

@@ -1,4 +1,4 @@
-//===- Plan.cpp - Static buffer plan of one rank's action list ------------===//
+//===- ExecPlan.cpp - Buffer plan of one rank's action list ---------------===//
 //
 // Part of the pipewave project.
 //
@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave-runtime/Plan.h"
+#include "pipewave-runtime/ExecPlan.h"
 #include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/ModelCheck.h"
 #include "pipewave-runtime/Tensor.h"
@@ -33,13 +33,13 @@ struct Buffer {
 
 class Planner {
 public:
-  Planner(const pw_model &model, int rank, const PlanOptions &options)
+  Planner(const pw_model &model, int rank, const ExecPlanOptions &options)
       : model(model), program(model.ranks[rank]), options(options) {
     plan.rank = rank;
     plan.actions.resize(program.num_actions);
   }
 
-  RankPlan run() {
+  ExecPlan run() {
     findBuffers();
     sizePools();
     assignSlots();
@@ -49,8 +49,8 @@ public:
 private:
   const pw_model &model;
   const pw_rank_program &program;
-  const PlanOptions &options;
-  RankPlan plan;
+  const ExecPlanOptions &options;
+  ExecPlan plan;
 
   std::vector<Buffer> buffers;
   /// (payload, stage, microbatch) -> buffer.
@@ -80,7 +80,7 @@ private:
     auto it = poolIndex.find(key);
     if (it != poolIndex.end())
       return it->second;
-    PoolPlan pool;
+    ExecPool pool;
     pool.payload = payload;
     pool.stage = stage;
     pool.received = received;
@@ -248,7 +248,7 @@ private:
         live += delta[i];
         peak = std::max(peak, live);
       }
-      PoolPlan &pool = plan.pools[p];
+      ExecPool &pool = plan.pools[p];
       pool.peak = peak;
       int spare = (pool.received || pool.sent) ? options.spareSlots : 0;
       pool.slots = std::min(pool.buffers, peak + std::max(spare, 0));
@@ -284,7 +284,7 @@ private:
       dying[buffers[b].lastUse].push_back(static_cast<int>(b));
 
     for (int i = 0; i < n; ++i) {
-      ActionPlan &step = plan.actions[i];
+      ExecAction &step = plan.actions[i];
       const pw_action &a = program.actions[i];
       step.name = traceName(a);
       step.description = describeAction(a);
@@ -348,7 +348,8 @@ private:
 
 } // namespace
 
-RankPlan planRank(const pw_model &model, int rank, const PlanOptions &options) {
+ExecPlan planExecution(const pw_model &model, int rank,
+                       const ExecPlanOptions &options) {
   return Planner(model, rank, options).run();
 }
 
@@ -367,9 +368,9 @@ const char *bufferKindName(int kind) {
   }
 }
 
-std::string describePlan(const RankPlan &plan) {
+std::string describeExecPlan(const ExecPlan &plan) {
   std::string text;
-  for (const PoolPlan &pool : plan.pools) {
+  for (const ExecPool &pool : plan.pools) {
     text += "rank " + std::to_string(plan.rank) + ": pool " +
             bufferKindName(pool.payload) + " s" + std::to_string(pool.stage) +
             (pool.received ? " (received)"

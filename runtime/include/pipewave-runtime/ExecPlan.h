@@ -1,8 +1,8 @@
-//===- Plan.h - Static buffer plan of one rank's action list ----*- C++ -*-===//
+//===- ExecPlan.h - Buffer plan of one rank's action list -------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //
-// Before the first step, planRank() turns a rank's action list into a plan
+// Before the first step, planExecution() turns a rank's action list into a plan
 // the executor follows without further decisions:
 //
 // * Buffers. A buffer holds, for one microbatch m, one of
@@ -35,8 +35,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PIPEWAVE_RUNTIME_PLAN_H
-#define PIPEWAVE_RUNTIME_PLAN_H
+#ifndef PIPEWAVE_RUNTIME_EXECPLAN_H
+#define PIPEWAVE_RUNTIME_EXECPLAN_H
 
 #include "pipewave-runtime/model.h"
 
@@ -59,7 +59,7 @@ enum BufferKind : int {
 const char *bufferKindName(int kind);
 
 /// A pool of equally sized buffer slots.
-struct PoolPlan {
+struct ExecPool {
   /// A BufferKind (PW_ACTIVATION or PW_GRADIENT for results and their
   /// gradients).
   int payload = PW_ACTIVATION;
@@ -89,7 +89,7 @@ struct SlotRef {
 };
 
 /// What the executor does around one action.
-struct ActionPlan {
+struct ExecAction {
   /// Receives (indices of recv actions) to post just before this action, in
   /// program order.
   std::vector<int> postBefore;
@@ -118,14 +118,14 @@ struct ActionPlan {
 };
 
 /// The plan of one rank.
-struct RankPlan {
+struct ExecPlan {
   int rank = 0;
-  std::vector<PoolPlan> pools;
+  std::vector<ExecPool> pools;
   /// One entry per action of the rank, same order.
-  std::vector<ActionPlan> actions;
+  std::vector<ExecAction> actions;
 };
 
-struct PlanOptions {
+struct ExecPlanOptions {
   /// Extra slots for pools that send or receive (see above).
   int spareSlots = 1;
 };
@@ -135,13 +135,13 @@ struct PlanOptions {
 /// of the rank defines, or defines one twice, and, for training models, when
 /// a held (stage, microbatch) lacks its F or its backward (one B, or one I
 /// then one W).
-RankPlan planRank(const pw_model &model, int rank,
-                  const PlanOptions &options = {});
+ExecPlan planExecution(const pw_model &model, int rank,
+                       const ExecPlanOptions &options = {});
 
 /// Human-readable summary: one line per pool, e.g.
 /// "rank 1: pool act s0 (received): 4 buffers, peak 1, 2 slots of 576 B".
-std::string describePlan(const RankPlan &plan);
+std::string describeExecPlan(const ExecPlan &plan);
 
 } // namespace pipewave::runtime
 
-#endif // PIPEWAVE_RUNTIME_PLAN_H
+#endif // PIPEWAVE_RUNTIME_EXECPLAN_H

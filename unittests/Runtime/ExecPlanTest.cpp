@@ -1,10 +1,10 @@
-//===- PlanTest.cpp - Tests of buffer slots and early receives ------------===//
+//===- ExecPlanTest.cpp - Tests of buffer slots and early receives --------===//
 //
 // Part of the pipewave project.
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave-runtime/Plan.h"
+#include "pipewave-runtime/ExecPlan.h"
 #include "pipewave-runtime/ModelCheck.h"
 
 #include "TestModel.h"
@@ -18,9 +18,9 @@ using namespace pipewave::runtime::test;
 
 namespace {
 
-const PoolPlan *findPool(const RankPlan &plan, int payload, int stage,
+const ExecPool *findPool(const ExecPlan &plan, int payload, int stage,
                          bool received) {
-  for (const PoolPlan &pool : plan.pools)
+  for (const ExecPool &pool : plan.pools)
     if (pool.payload == payload && pool.stage == stage &&
         pool.received == received)
       return &pool;
@@ -28,7 +28,7 @@ const PoolPlan *findPool(const RankPlan &plan, int payload, int stage,
 }
 
 /// Index of the action before which receive `recv` is posted, or -1.
-int postedBefore(const RankPlan &plan, int recv) {
+int postedBefore(const ExecPlan &plan, int recv) {
   for (size_t i = 0; i < plan.actions.size(); ++i) {
     const auto &posts = plan.actions[i].postBefore;
     if (std::find(posts.begin(), posts.end(), recv) != posts.end())
@@ -38,10 +38,10 @@ int postedBefore(const RankPlan &plan, int recv) {
 }
 
 /// Every receive is posted exactly once, no later than its own position.
-void expectReceivesPostedInTime(const pw_model &model, const RankPlan &plan) {
+void expectReceivesPostedInTime(const pw_model &model, const ExecPlan &plan) {
   const pw_rank_program &program = model.ranks[plan.rank];
   int posted = 0;
-  for (const ActionPlan &action : plan.actions)
+  for (const ExecAction &action : plan.actions)
     posted += static_cast<int>(action.postBefore.size());
   int receives = 0;
   for (int i = 0; i < program.num_actions; ++i) {
@@ -77,13 +77,13 @@ TrainConfig trainConfig(int stages, int microbatches,
 
 } // namespace
 
-TEST(PlanTest, GPipeForwardUsesDoubleBufferedMessages) {
+TEST(ExecPlanTest, GPipeForwardUsesDoubleBufferedMessages) {
   ArithmeticModel model(config(4, 8, "gpipe"));
   ASSERT_NO_THROW(validateModel(*model.get()));
   for (int rank = 0; rank < 4; ++rank) {
-    RankPlan plan = planRank(*model.get(), rank);
+    ExecPlan plan = planExecution(*model.get(), rank);
     expectReceivesPostedInTime(*model.get(), plan);
-    const PoolPlan *local = findPool(plan, PW_ACTIVATION, rank, false);
+    const ExecPool *local = findPool(plan, PW_ACTIVATION, rank, false);
     ASSERT_NE(local, nullptr);
     EXPECT_EQ(local->buffers, 8);
     EXPECT_EQ(local->peak, 1);
@@ -92,7 +92,7 @@ TEST(PlanTest, GPipeForwardUsesDoubleBufferedMessages) {
     // y [2, 8] f32 at 0, c [2] i32 at 64 (+ total at 128 on the last stage).
     EXPECT_EQ(local->offsets[1], 64u);
     EXPECT_EQ(local->bytes, rank < 3 ? 128u : 192u);
-    const PoolPlan *received = findPool(plan, PW_ACTIVATION, rank - 1, true);
+    const ExecPool *received = findPool(plan, PW_ACTIVATION, rank - 1, true);
     if (rank == 0) {
       EXPECT_EQ(received, nullptr);
       continue;
@@ -105,24 +105,24 @@ TEST(PlanTest, GPipeForwardUsesDoubleBufferedMessages) {
   }
   // Consecutive forwards of rank 0 alternate slots, so F(m+1) never waits
   // for send(m).
-  RankPlan plan = planRank(*model.get(), 0);
+  ExecPlan plan = planExecution(*model.get(), 0);
   std::vector<int> slots;
-  for (const ActionPlan &action : plan.actions)
+  for (const ExecAction &action : plan.actions)
     if (action.name.rfind("F ", 0) == 0)
       slots.push_back(action.output.slot);
   EXPECT_EQ(slots, (std::vector<int>{0, 1, 0, 1, 0, 1, 0, 1}));
 }
 
-TEST(PlanTest, SpareSlotsPostEveryReceiveAtStepStart) {
+TEST(ExecPlanTest, SpareSlotsPostEveryReceiveAtStepStart) {
   ArithmeticModel model(config(3, 6, "gpipe"));
-  PlanOptions options;
+  ExecPlanOptions options;
   options.spareSlots = 100;
-  RankPlan plan = planRank(*model.get(), 2, options);
+  ExecPlan plan = planExecution(*model.get(), 2, options);
   EXPECT_EQ(findPool(plan, PW_ACTIVATION, 1, true)->slots, 6);
   EXPECT_EQ(plan.actions[0].postBefore.size(), 6u);
 
   options.spareSlots = 0;
-  plan = planRank(*model.get(), 2, options);
+  plan = planExecution(*model.get(), 2, options);
   EXPECT_EQ(findPool(plan, PW_ACTIVATION, 1, true)->slots, 1);
   expectReceivesPostedInTime(*model.get(), plan);
   // One slot: the receive of mb 1 is posted right after F(mb 0) frees it.
@@ -135,35 +135,36 @@ TEST(PlanTest, SpareSlotsPostEveryReceiveAtStepStart) {
     }
 }
 
-TEST(PlanTest, OneFOneBInFlightActivationsAreMinOfStagesLeftAndMicrobatches) {
+TEST(ExecPlanTest,
+     OneFOneBInFlightActivationsAreMinOfStagesLeftAndMicrobatches) {
   for (int S : {2, 3, 4, 5}) {
     for (int M : {1, 2, 3, 4, 8}) {
       TrainModel model(trainConfig(S, M, "1f1b"));
       ASSERT_TRUE(pipewave::schedule::verify(model.program()).empty());
-      PlanOptions minimal;
+      ExecPlanOptions minimal;
       minimal.spareSlots = 0;
       for (int s = 0; s < S; ++s) {
         SCOPED_TRACE("S=" + std::to_string(S) + " M=" + std::to_string(M) +
                      " s=" + std::to_string(s));
-        RankPlan plan = planRank(*model.get(), s, minimal);
+        ExecPlan plan = planExecution(*model.get(), s, minimal);
         expectReceivesPostedInTime(*model.get(), plan);
         if (s > 0) {
           // Stage inputs are stashed from their receive to B.
-          const PoolPlan *acts = findPool(plan, PW_ACTIVATION, s - 1, true);
+          const ExecPool *acts = findPool(plan, PW_ACTIVATION, s - 1, true);
           ASSERT_NE(acts, nullptr);
           EXPECT_EQ(acts->buffers, M);
           EXPECT_EQ(acts->peak, std::min(S - s, M));
           EXPECT_EQ(acts->slots, std::min(S - s, M));
           // Input gradients are produced by B and sent at once.
-          const PoolPlan *grads = findPool(plan, PW_GRADIENT, s - 1, false);
+          const ExecPool *grads = findPool(plan, PW_GRADIENT, s - 1, false);
           ASSERT_NE(grads, nullptr);
           EXPECT_EQ(grads->peak, 1);
         }
         if (s < S - 1) {
-          const PoolPlan *grads = findPool(plan, PW_GRADIENT, s, true);
+          const ExecPool *grads = findPool(plan, PW_GRADIENT, s, true);
           ASSERT_NE(grads, nullptr);
           EXPECT_EQ(grads->peak, 1);
-          const PoolPlan *out = findPool(plan, PW_ACTIVATION, s, false);
+          const ExecPool *out = findPool(plan, PW_ACTIVATION, s, false);
           ASSERT_NE(out, nullptr);
           EXPECT_TRUE(out->sent);
           EXPECT_EQ(out->peak, 1);
@@ -173,10 +174,10 @@ TEST(PlanTest, OneFOneBInFlightActivationsAreMinOfStagesLeftAndMicrobatches) {
   }
 }
 
-TEST(PlanTest, OneFOneBWithSpareSlotsStillPostsInTime) {
+TEST(ExecPlanTest, OneFOneBWithSpareSlotsStillPostsInTime) {
   TrainModel model(trainConfig(4, 8, "1f1b"));
   for (int s = 0; s < 4; ++s) {
-    RankPlan plan = planRank(*model.get(), s);
+    ExecPlan plan = planExecution(*model.get(), s);
     expectReceivesPostedInTime(*model.get(), plan);
     if (s > 0) {
       EXPECT_EQ(findPool(plan, PW_ACTIVATION, s - 1, true)->slots,
@@ -185,7 +186,7 @@ TEST(PlanTest, OneFOneBWithSpareSlotsStillPostsInTime) {
   }
 }
 
-TEST(PlanTest, LocalStageHandoffNeedsNoMessage) {
+TEST(ExecPlanTest, LocalStageHandoffNeedsNoMessage) {
   ModelConfig c;
   c.stages = 4;
   c.ranks = 2;
@@ -194,8 +195,8 @@ TEST(PlanTest, LocalStageHandoffNeedsNoMessage) {
   ArithmeticModel model(c);
   ASSERT_NO_THROW(validateModel(*model.get()));
   ASSERT_TRUE(pipewave::schedule::verify(model.program()).empty());
-  RankPlan plan = planRank(*model.get(), 0);
-  const PoolPlan *handoff = findPool(plan, PW_ACTIVATION, 0, false);
+  ExecPlan plan = planExecution(*model.get(), 0);
+  const ExecPool *handoff = findPool(plan, PW_ACTIVATION, 0, false);
   ASSERT_NE(handoff, nullptr);
   EXPECT_FALSE(handoff->sent);
   EXPECT_EQ(handoff->slots, 1);
@@ -203,19 +204,20 @@ TEST(PlanTest, LocalStageHandoffNeedsNoMessage) {
   // F(1, m) reads the slot F(0, m) wrote.
   EXPECT_EQ(plan.actions[1].input.pool, plan.actions[0].output.pool);
   EXPECT_EQ(plan.actions[1].input.slot, plan.actions[0].output.slot);
-  EXPECT_NE(describePlan(plan).find("rank 0: pool act s0: 4 buffers, peak 1, "
-                                    "1 slots of 192 B"),
-            std::string::npos)
-      << describePlan(plan);
+  EXPECT_NE(
+      describeExecPlan(plan).find("rank 0: pool act s0: 4 buffers, peak 1, "
+                                  "1 slots of 192 B"),
+      std::string::npos)
+      << describeExecPlan(plan);
 }
 
-TEST(PlanTest, RejectsUseBeforeDefinition) {
+TEST(ExecPlanTest, RejectsUseBeforeDefinition) {
   ArithmeticModel model(config(2, 2, "gpipe"));
   // Rank 1: recv(0), F(0), recv(1), F(1) -> swap the first two.
   auto *actions = const_cast<pw_action *>(model.get()->ranks[1].actions);
   ASSERT_EQ(actions[0].kind, PW_ACT_RECV);
   std::swap(actions[0], actions[1]);
-  std::string error = PW_ERROR_OF(planRank(*model.get(), 1));
+  std::string error = PW_ERROR_OF(planExecution(*model.get(), 1));
   EXPECT_NE(error.find("rank 1 action 0 ('F stage 1 mb 0') needs the results "
                        "of stage 0 mb 0, which no earlier action of the rank "
                        "computes or receives"),

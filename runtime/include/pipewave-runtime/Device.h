@@ -1,0 +1,149 @@
+//===- Device.h - Memory, work and ordering of tensor data ------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+// The executor touches tensor memory only through a Device and talks to
+// other ranks only through a Backend (Backend.h). A Device owns the memory
+// that stage functions read and write (slots, gradients, optimizer state,
+// and, unless it shares host memory, parameters and data), and runs work
+// on it: fills, copies, accumulation, optimizer updates and the stage
+// functions themselves.
+//
+// Contract (modelled on CUDA streams and events, so a CUDA device maps each
+// call to one runtime call; the host device is the degenerate case):
+//
+// * Work is issued on a stream and runs in issue order on that stream;
+//   work on different streams may run concurrently and in any order
+//   unless ordered by events. Every issuing call returns at once; the host
+//   may not assume the work has run until it synchronises.
+// * record(e, s) captures the work issued on `s` so far; wait(s2, e) makes
+//   work issued on `s2` afterwards start after the captured work completed
+//   (cudaStreamWaitEvent); synchronize(e) blocks the host until it has
+//   (cudaEventSynchronize); synchronize() waits for every stream. An event
+//   is recorded on one stream only; one never recorded counts as complete.
+//   Re-recording an event re-captures (waits issued earlier keep what they
+//   captured).
+// * Memory from allocate() is device memory, kBufferAlignment-aligned, its
+//   contents undefined (fill it). Only work issued on the device, copies
+//   and the backend's device-aware transfers may touch it, unless
+//   sharesHostMemory(). deallocate() needs the work using the memory
+//   synchronised first.
+// * Host pointers given to copy() (HostToDevice source, DeviceToHost
+//   destination) must stay valid and unchanged (resp. unread) until the
+//   copy is known complete (an event recorded after it, synchronised).
+// * Every pointer array and parameter struct passed to call() and
+//   optimizerUpdate() is copied at issue time: the caller may reuse it at
+//   once. The buffers they point at follow the rules above.
+// * Errors of issued work (a bad dtype is reported at issue time, as
+//   Error) surface at the next synchronize() as Error.
+//
+// Implementations: HostDevice (runs everything at once on the calling
+// thread; device memory is host memory), AsyncTestDevice (test only: one
+// worker thread per stream, delayed work, poisoned fresh memory, so
+// missing ordering shows up as wrong numbers). A CUDA device implements
+// streams and events with cudaStream_t/cudaEvent_t, allocate with
+// cudaMallocAsync, fill/copy with cudaMemsetAsync/cudaMemcpyAsync, and
+// accumulate/optimizerUpdate with kernels; call() makes the stream current
+// for the compiled code's kernel launches (mgpu* wrappers) and calls the
+// stage function, which enqueues its kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_RUNTIME_DEVICE_H
+#define PIPEWAVE_RUNTIME_DEVICE_H
+
+#include "pipewave-runtime/Optimizer.h"
+#include "pipewave-runtime/model.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pipewave::runtime {
+
+/// Handle of a stream: a queue of device work run in issue order.
+using StreamId = int32_t;
+/// Handle of an event: a captured point in one stream's work.
+using EventId = int32_t;
+
+/// Direction of a copy.
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
+
+class Device {
+public:
+  virtual ~Device();
+
+  /// "host", "async-test", ...
+  virtual std::string name() const = 0;
+
+  /// True when device memory is host memory and host memory is device
+  /// memory: the executor then uses the caller's parameters and data in
+  /// place, and the host may read device memory after synchronising. False:
+  /// the executor keeps device copies and moves data with copy().
+  virtual bool sharesHostMemory() const = 0;
+
+  /// `bytes` of device memory (see the contract); nullptr for 0 bytes.
+  /// Throws Error when out of memory.
+  virtual void *allocate(size_t bytes) = 0;
+  /// Frees memory of allocate() (nullptr is ignored).
+  virtual void deallocate(void *ptr) = 0;
+
+  /// A new stream / event, valid for the device's lifetime.
+  virtual StreamId createStream() = 0;
+  virtual EventId createEvent() = 0;
+  /// Captures the work issued on `stream` so far in `event`.
+  virtual void record(EventId event, StreamId stream) = 0;
+  /// Work issued on `stream` after this call waits for `event`.
+  virtual void wait(StreamId stream, EventId event) = 0;
+  /// Blocks the host until `event`'s captured work completed.
+  virtual void synchronize(EventId event) = 0;
+  /// Blocks the host until all work issued so far completed.
+  virtual void synchronize() = 0;
+
+  /// Sets `bytes` bytes at `dst` to `byte`.
+  virtual void fill(StreamId stream, void *dst, unsigned char byte,
+                    size_t bytes) = 0;
+  /// Copies `bytes` bytes (no overlap; a copy onto itself is skipped).
+  virtual void copy(StreamId stream, void *dst, const void *src, size_t bytes,
+                    CopyKind kind) = 0;
+  /// dst[i] += src[i] for `count` elements of `dtype`, in index order (see
+  /// addValues() in Tensor.h for the dtypes; others throw Error here).
+  virtual void accumulate(StreamId stream, int32_t dtype, void *dst,
+                          const void *src, size_t count) = 0;
+  /// optimizerUpdate() (Optimizer.h) of `count` f32 parameters, with the
+  /// same float operations in the same order.
+  virtual void optimizerUpdate(StreamId stream, const OptimizerConfig &config,
+                               int64_t step, float *param, const float *grad,
+                               const std::vector<float *> &state,
+                               size_t count) = 0;
+  /// Runs stage function `fn(args, results)` on `stream`.
+  virtual void call(StreamId stream, pw_stage_fn fn,
+                    const std::vector<void *> &args,
+                    const std::vector<void *> &results) = 0;
+};
+
+/// The host device: device memory is host memory, and every call does its
+/// work at once on the calling thread (streams and events are no-ops).
+std::unique_ptr<Device> createHostDevice();
+
+/// Test only: a device whose work runs asynchronously on one worker thread
+/// per stream, each item after a pseudo-random delay of up to
+/// 2 * `meanDelayMicroseconds` (one item in 8 fifty times that), with fresh
+/// and freed memory filled with 0xff bytes (NaN for floats) and events
+/// really ordering the streams. It
+/// computes what the host device computes, bit for bit, when the caller
+/// orders its work as the contract says, and usually something else when
+/// it does not. It does not share host memory (the executor's copies are
+/// exercised), although its memory is host memory.
+std::unique_ptr<Device> createAsyncTestDevice(int meanDelayMicroseconds = 20);
+
+/// The device PW_DEVICE names: "host" (the default when unset) or
+/// "async-test" (test only; PW_ASYNC_TEST_DELAY_US sets its mean delay,
+/// default 20). Throws Error (ExitUsage) for another value.
+std::unique_ptr<Device> createDeviceFromEnvironment();
+
+} // namespace pipewave::runtime
+
+#endif // PIPEWAVE_RUNTIME_DEVICE_H

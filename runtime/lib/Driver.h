@@ -1,0 +1,108 @@
+//===- Driver.h - The driver behind pw_runtime_main -------------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+// Private to the runtime library. One Driver runs one rank of a compiled
+// model (see Main.cpp for the sequence). Its jobs live in separate files:
+//   Main.cpp            pw_runtime_main, start-up, the step loop
+//   DriverData.cpp      data files and parameter values (--data, --init)
+//   DriverCheckpoint.cpp  writing checkpoints and resuming from one (the
+//                       file format itself is Checkpoint.cpp's)
+//   DriverOutputs.cpp   --expect, combining replicas' outputs, --out and
+//                       the output lines
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_RUNTIME_LIB_DRIVER_H
+#define PIPEWAVE_RUNTIME_LIB_DRIVER_H
+
+#include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Device.h"
+#include "pipewave-runtime/ExecPlan.h"
+#include "pipewave-runtime/Executor.h"
+#include "pipewave-runtime/Options.h"
+#include "pipewave-runtime/Tensor.h"
+#include "pipewave-runtime/model.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pipewave::runtime {
+
+/// Prints "pipewave: [rank R: ]message" on stderr (the rank when `backend`
+/// has more than one).
+void report(const Backend *backend, const std::string &message);
+
+/// Prints a line on stdout at once (mpirun forwards whole lines).
+void printLine(const std::string &line);
+
+/// snprintf of one double.
+std::string formatDouble(const char *format, double value);
+
+class Driver {
+public:
+  Driver(const pw_model &model, Options options)
+      : model(model), options(std::move(options)) {}
+  ~Driver() {
+    if (logFile)
+      std::fclose(logFile);
+  }
+
+  int run(int *argc, char ***argv);
+
+private:
+  const pw_model &model;
+  Options options;
+  std::unique_ptr<Backend> backend;
+  std::unique_ptr<Device> device;
+  int rank = 0;
+  bool isOutputRank = false;
+  bool training = false;
+  std::vector<HostTensor> inputTensors;
+  std::vector<bool> used;
+  std::map<int, HostTensor> expected;
+  ExecPlan plan;
+  /// Global batches the data files hold (all the same), the rows of one.
+  int64_t dataBatches = 1;
+  int64_t globalBatch = 0;
+  /// Training: steps done before this run (from --resume) and the global
+  /// batch the first step of this run reads.
+  int64_t startStep = 0;
+  int64_t dataPosition = 0;
+  /// From the checkpoint: optimizer state by tensor name, update counts by
+  /// stage.
+  std::map<std::string, HostTensor> resumedState;
+  std::map<int, int64_t> resumedSteps;
+  FILE *logFile = nullptr;
+
+  // Main.cpp
+  std::unique_ptr<Backend> chooseBackend(int *argc, char ***argv);
+  void prepare();
+  int execute();
+  void logStep(int64_t step, double loss, double ms, double samples);
+  void printSummary(const std::vector<double> &times);
+  void printMemory(const Executor &executor);
+
+  // DriverData.cpp
+  void loadData();
+  void loadParameters();
+  void setBatch(Executor &executor, int64_t position);
+
+  // DriverCheckpoint.cpp
+  void resume();
+  void restoreState(Executor &executor);
+  void saveCheckpoint(Executor &executor, int64_t step, int64_t nextPosition);
+
+  // DriverOutputs.cpp
+  void prepareOutputs();
+  std::vector<HostTensor> combineReplicaOutputs(const Executor &executor);
+  int finishOutputs(const std::vector<HostTensor> &outputs);
+};
+
+} // namespace pipewave::runtime
+
+#endif // PIPEWAVE_RUNTIME_LIB_DRIVER_H

@@ -1,0 +1,214 @@
+//===- DriverCheckpoint.cpp - Writing and resuming checkpoints ------------===//
+//
+// Part of the pipewave project.
+//
+// --resume: each rank finds the latest complete checkpoint, checks it
+// against the model and this run, and reads its own file (before the first
+// step, so a bad checkpoint stops every rank cleanly). --checkpoint-dir:
+// each rank writes its file, then rank 0 the manifest. The format is
+// Checkpoint.h's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "TestHooks.h"
+
+#include "pipewave-runtime/Checkpoint.h"
+#include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/ModelCheck.h"
+#include "pipewave-runtime/Safetensors.h"
+
+namespace pipewave::runtime {
+
+void Driver::resume() {
+  std::vector<std::string> incomplete;
+  std::string stepDir = findLatestCheckpoint(options.checkpointDir, incomplete);
+  if (rank == 0)
+    for (const std::string &dir : incomplete)
+      report(nullptr, "note: skipping incomplete checkpoint '" + dir +
+                          "' (no manifest.json: the run stopped while "
+                          "writing it)");
+  if (stepDir.empty()) {
+    if (rank == 0)
+      report(nullptr, "note: --resume: no complete checkpoint in '" +
+                          options.checkpointDir + "'; starting from step 0");
+    return;
+  }
+  auto refuse = [&](const std::string &message) {
+    usageError("cannot resume from checkpoint '" + stepDir + "': " + message);
+  };
+  CheckpointManifest manifest;
+  try {
+    manifest = readCheckpointManifest(stepDir);
+  } catch (const Error &error) {
+    refuse(error.what());
+  }
+  std::string manifestPath = stepDir + "/manifest.json";
+  std::vector<std::vector<int>> layout = rankStages(model);
+  if (manifest.numStages != model.num_stages || manifest.rankStages != layout)
+    refuse("it was written for " + std::to_string(manifest.numStages) +
+           " stages on ranks " + describeRankStages(manifest.rankStages) +
+           " but this binary has " + std::to_string(model.num_stages) +
+           " stages on ranks " + describeRankStages(layout) +
+           " (resuming needs the same stages on every rank)");
+  std::string optimizer = describeOptimizer(options.optimizer);
+  if (manifest.optimizer != optimizer)
+    refuse("it was written with optimizer '" + manifest.optimizer +
+           "' but this run uses '" + optimizer +
+           "' (give the same --optimizer and hyper-parameters to resume)");
+  const CheckpointFile *entry = nullptr;
+  for (const CheckpointFile &file : manifest.files)
+    if (file.rank == rank)
+      entry = &file;
+  if (!entry)
+    refuse("'" + manifestPath + "' lists no file for rank " +
+           std::to_string(rank));
+  std::string path = stepDir + "/" + entry->name;
+
+  std::unique_ptr<SafetensorsReader> reader;
+  try {
+    reader = std::make_unique<SafetensorsReader>(path);
+  } catch (const Error &error) {
+    refuse(error.what());
+  }
+  auto readTensor = [&](const std::string &name, int32_t dtype,
+                        const std::vector<int64_t> &shape, void *dst,
+                        const std::string &what) {
+    const SafetensorsEntry *found = reader->find(name);
+    if (!found)
+      refuse("'" + path + "' has no tensor '" + name + "' (" + what + ")");
+    if (found->dtype != dtype || found->shape != shape)
+      refuse("'" + path + "': tensor '" + name + "' is " +
+             dtypeName(found->dtype) + " " + shapeString(found->shape) +
+             " but " + what + " is " + dtypeName(dtype) + " " +
+             shapeString(shape));
+    try {
+      reader->read(name, dtype, shape, dst);
+    } catch (const Error &error) {
+      refuse(error.what());
+    }
+  };
+  std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (!model.input_is_param[i] || !used[i])
+      continue;
+    const pw_tensor_info &info = model.inputs[i];
+    std::string name = inputName(model, i);
+    readTensor(name, info.dtype, shapeOf(info), inputTensors[i].data(),
+               "parameter '" + name + "'");
+    if (!isTrainedParameter(model, i))
+      continue;
+    for (const std::string &state : stateNames) {
+      HostTensor tensor(PW_F32, shapeOf(info));
+      readTensor(state + "/" + name, PW_F32, shapeOf(info), tensor.data(),
+                 "the optimizer's " + state + " of '" + name + "'");
+      resumedState[state + "/" + name] = std::move(tensor);
+    }
+  }
+  auto meta = reader->metadata().find("optimizer_steps");
+  if (meta == reader->metadata().end())
+    refuse("'" + path + "' has no optimizer_steps metadata");
+  if (!parseOptimizerSteps(meta->second, resumedSteps))
+    refuse("'" + path + "': malformed optimizer_steps '" + meta->second + "'");
+  CheckpointFile actual = hashFile(path);
+  if (actual.bytes != entry->bytes || actual.hash != entry->hash)
+    refuse("'" + path + "' does not match '" + manifestPath + "' (" +
+           std::to_string(actual.bytes) + " bytes, hash " +
+           hexHash(actual.hash) + "; the manifest records " +
+           std::to_string(entry->bytes) + " bytes, hash " +
+           hexHash(entry->hash) + "): it was modified or truncated");
+  std::string fingerprint = modelFingerprint(model);
+  if (manifest.fingerprint != fingerprint)
+    refuse("it was written by a different model ('" + manifest.model +
+           "', fingerprint " + manifest.fingerprint + ") than this one ('" +
+           std::string(model.name ? model.name : "") + "', fingerprint " +
+           fingerprint + "): the parameters' names, shapes or stages differ");
+  startStep = manifest.step;
+  dataPosition = manifest.dataPosition % dataBatches;
+  if (rank == 0) {
+    report(nullptr, "resuming from checkpoint '" + stepDir + "' (step " +
+                        std::to_string(manifest.step) + ")");
+    if (manifest.dataBatches != dataBatches)
+      report(nullptr, "note: the checkpoint's data files held " +
+                          std::to_string(manifest.dataBatches) +
+                          " global batches, these hold " +
+                          std::to_string(dataBatches) +
+                          "; continuing at global batch " +
+                          std::to_string(dataPosition));
+  }
+}
+
+void Driver::restoreState(Executor &executor) {
+  std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
+  for (const TrainedParameter &parameter : executor.trainedParameters()) {
+    std::string name = inputName(model, parameter.input);
+    for (size_t k = 0; k < stateNames.size(); ++k) {
+      const HostTensor &tensor = resumedState.at(stateNames[k] + "/" + name);
+      executor.setOptimizerState(parameter.input, k,
+                                 static_cast<const float *>(tensor.data()));
+    }
+  }
+  for (const auto &[stage, steps] : resumedSteps)
+    if (stage >= 0 && stage < model.num_stages &&
+        rankHoldsStage(model, rank, stage))
+      executor.setOptimizerSteps(stage, steps);
+  resumedState.clear();
+}
+
+void Driver::saveCheckpoint(Executor &executor, int64_t step,
+                            int64_t nextPosition) {
+  std::string stepDir = checkpointStepDir(options.checkpointDir, step);
+  executor.downloadParameters();
+  std::vector<SafetensorsTensorRef> tensors;
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (model.input_is_param[i] && used[i])
+      tensors.push_back({inputName(model, i), model.inputs[i].dtype,
+                         shapeOf(model.inputs[i]), inputTensors[i].data()});
+  std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
+  std::vector<HostTensor> state;
+  for (const TrainedParameter &parameter : executor.trainedParameters())
+    for (size_t k = 0; k < stateNames.size(); ++k)
+      state.push_back(executor.optimizerState(parameter.input, k));
+  size_t next = 0;
+  for (const TrainedParameter &parameter : executor.trainedParameters())
+    for (size_t k = 0; k < stateNames.size(); ++k)
+      tensors.push_back(
+          {stateNames[k] + "/" + inputName(model, parameter.input), PW_F32,
+           shapeOf(model.inputs[parameter.input]), state[next++].data()});
+  RankFileInfo info;
+  info.step = step;
+  info.rank = rank;
+  info.model = model.name ? model.name : "";
+  info.optimizer = describeOptimizer(options.optimizer);
+  const pw_rank_program &program = model.ranks[rank];
+  for (int k = 0; k < program.num_stages; ++k)
+    info.optimizerSteps.emplace_back(
+        program.stages[k], executor.optimizerSteps(program.stages[k]));
+  info.dataPosition = nextPosition;
+  CheckpointFile file =
+      writeCheckpointFile(stepDir, rank, tensors, rankFileMetadata(info));
+
+  // Rank 0 writes the manifest once every rank's file is on disk.
+  std::vector<std::string> all = backend->gather(encodeFileReport(file), 0);
+  if (rank != 0)
+    return;
+  CheckpointManifest manifest;
+  manifest.step = step;
+  manifest.dataPosition = nextPosition;
+  manifest.dataBatches = dataBatches;
+  manifest.model = model.name ? model.name : "";
+  manifest.fingerprint = modelFingerprint(model);
+  manifest.numRanks = model.num_ranks;
+  manifest.numStages = model.num_stages;
+  manifest.numMicrobatches = model.num_microbatches;
+  manifest.replicas = numReplicas(model);
+  manifest.rankStages = rankStages(model);
+  manifest.optimizer = describeOptimizer(options.optimizer);
+  for (int r = 0; r < static_cast<int>(all.size()); ++r)
+    manifest.files.push_back(decodeFileReport(all[r], r));
+  testhooks::beforeManifest(backend.get(), step);
+  writeCheckpointManifest(stepDir, manifest);
+  printLine("checkpoint: " + stepDir);
+}
+
+} // namespace pipewave::runtime

@@ -1,0 +1,172 @@
+//===- DriverData.cpp - Data files and parameter values -------------------===//
+//
+// Part of the pipewave project.
+//
+// --data: every rank checks every file's header against the model (so all
+// report the same error), then reads the files its stages use; a file holds
+// one or more global batches, one per step. --init (or the deterministic
+// default): the parameter values, matched by name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+#include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/Init.h"
+#include "pipewave-runtime/ModelCheck.h"
+#include "pipewave-runtime/Npy.h"
+#include "pipewave-runtime/Safetensors.h"
+
+#include <set>
+
+namespace pipewave::runtime {
+
+void Driver::loadData() {
+  std::map<std::string, int> byName;
+  std::string dataNames;
+  for (int i = 0; i < model.num_inputs; ++i) {
+    byName[inputName(model, i)] = i;
+    if (!model.input_is_param[i])
+      dataNames += (dataNames.empty() ? "" : ", ") + inputName(model, i);
+  }
+  std::map<int, std::string> files;
+  for (const auto &[name, file] : options.data) {
+    auto it = byName.find(name);
+    if (it == byName.end())
+      usageError("--data " + name + "=" + file +
+                 ": the model has no data input '" + name + "' (data inputs: " +
+                 (dataNames.empty() ? "none" : dataNames) + ")");
+    if (model.input_is_param[it->second])
+      usageError("--data " + name + "=" + file + ": '" + name +
+                 "' is a parameter, not a data input (give parameters with "
+                 "--init FILE.safetensors)");
+    if (files.count(it->second))
+      usageError("--data given twice for '" + name + "'");
+    files[it->second] = file;
+  }
+  std::string missing;
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (!model.input_is_param[i] && !files.count(i))
+      missing += (missing.empty() ? "'" : ", '") + inputName(model, i) + "'";
+  if (!missing.empty())
+    usageError("missing data input " + missing +
+               " (give each with --data NAME=FILE.npy; see --help)");
+
+  // Every rank checks every file's header, so all report the same error. A
+  // file holds one global batch or several (dimension 0 a multiple of the
+  // model's), used in turn, one per step.
+  int replicas = numReplicas(model);
+  std::string firstName;
+  for (const auto &[index, file] : files) {
+    const pw_tensor_info &input = model.inputs[index];
+    NpyHeader header = readNpyHeader(file);
+    std::vector<int64_t> expected = shapeOf(input);
+    std::vector<int64_t> inner(expected.begin() + 1, expected.end());
+    bool ok = header.dtype == input.dtype &&
+              header.shape.size() == expected.size() && expected[0] > 0 &&
+              header.shape[0] > 0 && header.shape[0] % expected[0] == 0 &&
+              std::vector<int64_t>(header.shape.begin() + 1,
+                                   header.shape.end()) == inner;
+    if (!ok) {
+      std::vector<int64_t> micro = microbatchShape(
+          expected, model.num_microbatches * replicas, inputName(model, index));
+      usageError(
+          "data input '" + inputName(model, index) + "': '" + file +
+          "' holds " + dtypeName(header.dtype) + " " +
+          shapeString(header.shape) + " but the model expects " +
+          dtypeName(input.dtype) + " " + shapeString(expected) +
+          " (the global batch: " +
+          (replicas > 1 ? std::to_string(replicas) + " replicas x " : "") +
+          std::to_string(model.num_microbatches) + " microbatches of " +
+          shapeString(micro) + ") or a multiple of " +
+          std::to_string(expected[0]) + " rows (one global batch per step)");
+    }
+    int64_t batches = header.shape[0] / expected[0];
+    if (firstName.empty()) {
+      firstName = inputName(model, index);
+      dataBatches = batches;
+      globalBatch = expected[0];
+    } else if (batches != dataBatches) {
+      usageError("the data files hold different numbers of global batches: '" +
+                 firstName + "' " + std::to_string(dataBatches) + ", '" +
+                 inputName(model, index) + "' " + std::to_string(batches) +
+                 " (each step reads the next global batch of every file)");
+    }
+  }
+  for (const auto &[index, file] : files)
+    if (used[index])
+      inputTensors[index] = readNpy(file);
+}
+
+void Driver::loadParameters() {
+  bool any = false;
+  for (int i = 0; i < model.num_inputs; ++i)
+    any |= model.input_is_param[i] != 0;
+  if (!any)
+    return;
+  if (options.initFile.empty()) {
+    if (rank == 0)
+      report(nullptr, "no --init file: parameters initialised "
+                      "deterministically (uniform +-1/sqrt(fan_in), seed " +
+                          std::to_string(options.seed) + ")");
+    for (int i = 0; i < model.num_inputs; ++i) {
+      if (!model.input_is_param[i] || !used[i])
+        continue;
+      const pw_tensor_info &info = model.inputs[i];
+      inputTensors[i] = HostTensor(info.dtype, shapeOf(info));
+      initParameter(inputName(model, i), info.dtype, shapeOf(info),
+                    options.seed, inputTensors[i].data());
+    }
+    return;
+  }
+  SafetensorsReader reader(options.initFile);
+  std::set<std::string> names;
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (!model.input_is_param[i])
+      continue;
+    std::string name = inputName(model, i);
+    names.insert(name);
+    const pw_tensor_info &info = model.inputs[i];
+    const SafetensorsEntry *entry = reader.find(name);
+    if (!entry)
+      usageError("--init '" + options.initFile + "' has no tensor '" + name +
+                 "' for parameter '" + name + "' (" + dtypeName(info.dtype) +
+                 " " + shapeString(shapeOf(info)) + ")");
+    if (entry->dtype != info.dtype || entry->shape != shapeOf(info))
+      usageError("--init '" + options.initFile + "': tensor '" + name +
+                 "' is " + dtypeName(entry->dtype) + " " +
+                 shapeString(entry->shape) + " but parameter '" + name +
+                 "' is " + dtypeName(info.dtype) + " " +
+                 shapeString(shapeOf(info)));
+  }
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (!model.input_is_param[i] || !used[i])
+      continue;
+    const pw_tensor_info &info = model.inputs[i];
+    inputTensors[i] = HostTensor(info.dtype, shapeOf(info));
+    reader.read(inputName(model, i), info.dtype, shapeOf(info),
+                inputTensors[i].data());
+  }
+  if (rank == 0) {
+    std::string unused;
+    int count = 0;
+    for (const SafetensorsEntry &entry : reader.entries())
+      if (!names.count(entry.name) && count++ < 8)
+        unused += (unused.empty() ? "" : ", ") + entry.name;
+    if (count)
+      report(nullptr, "note: ignoring " + std::to_string(count) +
+                          " tensor(s) of '" + options.initFile +
+                          "' that are not parameters of the model: " + unused +
+                          (count > 8 ? ", ..." : ""));
+  }
+}
+
+void Driver::setBatch(Executor &executor, int64_t position) {
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (!model.input_is_param[i] && used[i])
+      executor.setInput(i, static_cast<const char *>(inputTensors[i].data()) +
+                               static_cast<size_t>(position) *
+                                   tensorBytes(model.inputs[i]));
+}
+
+} // namespace pipewave::runtime

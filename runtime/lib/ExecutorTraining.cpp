@@ -1,0 +1,340 @@
+//===- ExecutorTraining.cpp - The executor's training actions -------------===//
+//
+// Part of the pipewave project.
+//
+// Gradient targets and accumulators, B/I/W, the all-reduce, the optimizer
+// step and the host's access to parameters, gradients and optimizer state.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/Executor.h"
+#include "pipewave-runtime/ModelCheck.h"
+
+#include <algorithm>
+#include <set>
+
+namespace pipewave::runtime {
+
+namespace {
+
+/// Offsets of `count` tensors packed at 64-byte aligned offsets, and the
+/// total size.
+std::vector<size_t> packedOffsets(int count, const pw_tensor_info *tensors,
+                                  size_t &total) {
+  std::vector<size_t> offsets;
+  total = 0;
+  for (int k = 0; k < count; ++k) {
+    offsets.push_back(total);
+    total += alignUp(tensorBytes(tensors[k]));
+  }
+  return offsets;
+}
+
+} // namespace
+
+void Executor::prepareTraining() {
+  // All-reduce groups, created collectively (every rank, same order).
+  std::set<std::vector<int>> groups;
+  for (int r = 0; r < model.num_ranks; ++r)
+    for (int i = 0; i < model.ranks[r].num_actions; ++i) {
+      const pw_action &action = model.ranks[r].actions[i];
+      if (action.kind == PW_ACT_ALLREDUCE)
+        groups.insert(std::vector<int>(model.group_ranks + action.group_begin,
+                                       model.group_ranks + action.group_begin +
+                                           action.group_size));
+    }
+  backend.createGroups(
+      std::vector<std::vector<int>>(groups.begin(), groups.end()));
+
+  size_t stateCount = optimizerStateNames(optimizer).size();
+  int last = model.num_stages - 1;
+  for (int s = 0; s < model.num_stages; ++s) {
+    StageState &st = stages[s];
+    if (!st.held)
+      continue;
+    const pw_stage &stage = model.stages[s];
+    // Trained parameters, in order of first appearance in grad_args.
+    std::vector<int> inputsOfStage;
+    for (int k = 0; k < stage.num_grad_args; ++k) {
+      int a = stage.grad_args[k];
+      if (stage.arg_source[a] != PW_FROM_PARAM)
+        continue;
+      int input = stage.arg_index[a];
+      if (std::find(inputsOfStage.begin(), inputsOfStage.end(), input) ==
+          inputsOfStage.end())
+        inputsOfStage.push_back(input);
+    }
+    std::vector<size_t> flatOffsets;
+    for (int input : inputsOfStage) {
+      flatOffsets.push_back(st.flatCount);
+      st.flatCount +=
+          static_cast<size_t>(numElements(shapeOf(model.inputs[input])));
+    }
+    st.flatGrad =
+        static_cast<float *>(allocateZeroed(st.flatCount * sizeof(float)));
+    st.gradientsDone = device.createEvent();
+    for (size_t p = 0; p < inputsOfStage.size(); ++p) {
+      TrainedParameter parameter;
+      parameter.input = inputsOfStage[p];
+      parameter.stage = s;
+      parameter.data = static_cast<float *>(deviceInputs[parameter.input]);
+      parameter.count = static_cast<size_t>(
+          numElements(shapeOf(model.inputs[parameter.input])));
+      parameter.grad = st.flatGrad + flatOffsets[p];
+      for (size_t k = 0; k < stateCount; ++k)
+        parameter.state.push_back(static_cast<float *>(
+            allocateZeroed(parameter.count * sizeof(float))));
+      st.parameters.push_back(static_cast<int>(trained.size()));
+      trained.push_back(std::move(parameter));
+    }
+
+    // Where each gradient goes.
+    size_t scratch = 0;
+    std::set<int> written;
+    for (int k = 0; k < stage.num_grad_args; ++k) {
+      GradTarget target;
+      target.arg = stage.grad_args[k];
+      if (stage.arg_source[target.arg] == PW_FROM_PARAM) {
+        int input = stage.arg_index[target.arg];
+        for (int p : st.parameters)
+          if (trained[p].input == input)
+            target.parameter = p;
+      } else {
+        target.result = stage.arg_index[target.arg];
+        target.direct = written.insert(target.result).second;
+      }
+      if (target.parameter >= 0 || !target.direct) {
+        target.scratch = scratch;
+        scratch += alignUp(tensorBytes(stage.args[target.arg]));
+      }
+      st.targets.push_back(target);
+    }
+    st.scratch = static_cast<char *>(allocateZeroed(scratch));
+    if (s > 0)
+      for (int r = 0; r < model.stages[s - 1].num_results; ++r)
+        if (!written.count(r))
+          st.gaps.push_back(r);
+
+    if (s == last) {
+      size_t total = 0;
+      st.seedOffsets = packedOffsets(stage.num_results, stage.results, total);
+      st.seed = static_cast<char *>(allocateZeroed(total));
+      const pw_tensor_info &loss = stage.results[0];
+      seedValue = AlignedBuffer(sizeof(double));
+      if (loss.dtype == PW_F32)
+        *static_cast<float *>(seedValue.data()) = 1.0f;
+      else
+        *static_cast<double *>(seedValue.data()) = 1.0;
+      // Uploaded on the compute stream, after the zero fill.
+      device.copy(compute, st.seed + st.seedOffsets[0], seedValue.data(),
+                  dtypeSize(loss.dtype), CopyKind::HostToDevice);
+    }
+  }
+}
+
+void Executor::accumulate(const StageState &st, const GradTarget &target) {
+  const TrainedParameter &parameter = trained[target.parameter];
+  device.accumulate(compute, PW_F32, parameter.grad,
+                    st.scratch + target.scratch, parameter.count);
+}
+
+/// B and I: backward(args..., stash..., d_res...).
+void Executor::backward(int index) {
+  const pw_action &action = program.actions[index];
+  const ExecAction &current = plan.actions[index];
+  const pw_stage &stage = model.stages[action.stage];
+  StageState &st = stages[action.stage];
+  bool split = action.kind == PW_ACT_BACKWARD_INPUT;
+  if (current.input.valid())
+    awaitRecv(current.input);
+  if (current.gradient.valid())
+    awaitRecv(current.gradient);
+  if (current.output.valid())
+    awaitSends(current.output);
+  stageArguments(index);
+
+  if (current.stash.valid()) {
+    const ExecPool &stash = plan.pools[current.stash.pool];
+    for (size_t k = 0; k < stash.offsets.size(); ++k)
+      argPointers.push_back(slotData(current.stash) + stash.offsets[k]);
+  }
+  for (int r = 0; r < stage.num_results; ++r) {
+    if (!stage.result_has_grad[r])
+      continue;
+    if (current.gradient.valid())
+      argPointers.push_back(slotData(current.gradient) +
+                            plan.pools[current.gradient.pool].offsets[r]);
+    else
+      argPointers.push_back(st.seed + st.seedOffsets[r]);
+  }
+
+  // Results: d_grad_args (B), or d_activation_args then wstash (I).
+  char *grads = current.output.valid() ? slotData(current.output) : nullptr;
+  const ExecPool *gradPool =
+      current.output.valid() ? &plan.pools[current.output.pool] : nullptr;
+  resultPointers.clear();
+  for (const GradTarget &target : st.targets) {
+    if (split && target.parameter >= 0)
+      continue;
+    if (target.direct)
+      resultPointers.push_back(grads + gradPool->offsets[target.result]);
+    else
+      resultPointers.push_back(st.scratch + target.scratch);
+  }
+  if (split && current.wstash.valid()) {
+    const ExecPool &wstash = plan.pools[current.wstash.pool];
+    for (size_t k = 0; k < wstash.offsets.size(); ++k)
+      resultPointers.push_back(slotData(current.wstash) + wstash.offsets[k]);
+  }
+  // Gradients of results that no argument of this stage reads are zero.
+  if (grads) {
+    const pw_stage &previous = model.stages[action.stage - 1];
+    for (int r : st.gaps)
+      device.fill(compute, grads + gradPool->offsets[r], 0,
+                  tensorBytes(previous.results[r]));
+  }
+
+  double begin = trace ? backend.now() : 0;
+  device.call(compute, split ? stage.backward_input : stage.backward,
+              argPointers, resultPointers);
+  for (const GradTarget &target : st.targets) {
+    if (target.parameter >= 0) {
+      if (!split)
+        accumulate(st, target);
+    } else if (!target.direct) {
+      const pw_tensor_info &arg = stage.args[target.arg];
+      device.accumulate(compute, arg.dtype,
+                        grads + gradPool->offsets[target.result],
+                        st.scratch + target.scratch,
+                        static_cast<size_t>(numElements(shapeOf(arg))));
+    }
+  }
+  record(current.name, "compute", begin);
+  used(current.input);
+  used(current.gradient);
+  used(current.output);
+  used(current.stash);
+  used(current.wstash);
+}
+
+/// W: backward_weight(wstash...) -> d_param_args.
+void Executor::backwardWeight(int index) {
+  const pw_action &action = program.actions[index];
+  const ExecAction &current = plan.actions[index];
+  const pw_stage &stage = model.stages[action.stage];
+  StageState &st = stages[action.stage];
+  argPointers.clear();
+  if (current.wstash.valid()) {
+    const ExecPool &wstash = plan.pools[current.wstash.pool];
+    for (size_t k = 0; k < wstash.offsets.size(); ++k)
+      argPointers.push_back(slotData(current.wstash) + wstash.offsets[k]);
+  }
+  resultPointers.clear();
+  for (const GradTarget &target : st.targets)
+    if (target.parameter >= 0)
+      resultPointers.push_back(st.scratch + target.scratch);
+  double begin = trace ? backend.now() : 0;
+  device.call(compute, stage.backward_weight, argPointers, resultPointers);
+  for (const GradTarget &target : st.targets)
+    if (target.parameter >= 0)
+      accumulate(st, target);
+  record(current.name, "compute", begin);
+  used(current.wstash);
+}
+
+void Executor::allreduce(int index) {
+  const pw_action &action = program.actions[index];
+  const ExecAction &current = plan.actions[index];
+  StageState &st = stages[action.stage];
+  std::vector<int> group(model.group_ranks + action.group_begin,
+                         model.group_ranks + action.group_begin +
+                             action.group_size);
+  double begin = trace ? backend.now() : 0;
+  if (st.flatCount > 0) {
+    device.record(st.gradientsDone, compute);
+    backend.wait(backend.iallreduceAfter(device, st.gradientsDone, st.flatGrad,
+                                         st.flatCount, PW_F32, ReduceOp::Sum,
+                                         group),
+                 current.description + " (" + std::to_string(st.flatCount) +
+                     " gradient values)");
+  }
+  record(current.name, "allreduce", begin);
+}
+
+void Executor::optimizerStep(int index) {
+  const pw_action &action = program.actions[index];
+  const ExecAction &current = plan.actions[index];
+  StageState &st = stages[action.stage];
+  double begin = trace ? backend.now() : 0;
+  ++st.steps;
+  for (int p : st.parameters) {
+    TrainedParameter &parameter = trained[p];
+    device.optimizerUpdate(compute, optimizer, st.steps, parameter.data,
+                           parameter.grad, parameter.state, parameter.count);
+  }
+  record(current.name, "optimizer", begin);
+}
+
+const TrainedParameter &Executor::trainedParameter(int input) const {
+  for (const TrainedParameter &parameter : trained)
+    if (parameter.input == input)
+      return parameter;
+  throw Error("internal error: input " + std::to_string(input) +
+              " is not a trained parameter of rank " +
+              std::to_string(plan.rank));
+}
+
+const float *Executor::gradient(int input) const {
+  for (size_t p = 0; p < trained.size(); ++p) {
+    const TrainedParameter &parameter = trained[p];
+    if (parameter.input != input)
+      continue;
+    if (shared)
+      return parameter.grad;
+    gradientCopies.resize(trained.size());
+    HostTensor &copy = gradientCopies[p];
+    copy = HostTensor(PW_F32, shapeOf(model.inputs[input]));
+    device.copy(compute, copy.data(), parameter.grad,
+                parameter.count * sizeof(float), CopyKind::DeviceToHost);
+    device.synchronize();
+    return static_cast<const float *>(copy.data());
+  }
+  return nullptr;
+}
+
+void Executor::downloadParameters() {
+  if (shared)
+    return;
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (model.input_is_param[i] && inputs[i])
+      device.copy(compute, inputs[i], deviceInputs[i],
+                  tensorBytes(model.inputs[i]), CopyKind::DeviceToHost);
+  device.synchronize();
+}
+
+HostTensor Executor::optimizerState(int input, size_t k) {
+  const TrainedParameter &parameter = trainedParameter(input);
+  HostTensor tensor(PW_F32, shapeOf(model.inputs[input]));
+  device.copy(compute, tensor.data(), parameter.state.at(k),
+              parameter.count * sizeof(float), CopyKind::DeviceToHost);
+  device.synchronize();
+  return tensor;
+}
+
+void Executor::setOptimizerState(int input, size_t k, const float *data) {
+  const TrainedParameter &parameter = trainedParameter(input);
+  device.copy(compute, parameter.state.at(k), data,
+              parameter.count * sizeof(float), CopyKind::HostToDevice);
+  device.synchronize();
+}
+
+int64_t Executor::optimizerSteps(int stage) const {
+  return stages.at(stage).steps;
+}
+
+void Executor::setOptimizerSteps(int stage, int64_t steps) {
+  stages.at(stage).steps = steps;
+}
+
+} // namespace pipewave::runtime

@@ -1,0 +1,27 @@
+//===- TestHooks.cpp - Test-only fault injection --------------------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestHooks.h"
+#include "Driver.h"
+
+#include "pipewave-runtime/Error.h"
+
+#include <cstdlib>
+#include <unistd.h>
+
+namespace pipewave::runtime::testhooks {
+
+void beforeManifest(const Backend *backend, int64_t step) {
+  const char *crash = std::getenv("PW_TEST_CRASH_BEFORE_MANIFEST");
+  if (!crash || std::atoll(crash) != step)
+    return;
+  report(backend, "PW_TEST_CRASH_BEFORE_MANIFEST: exiting before the "
+                  "manifest of step " +
+                      std::to_string(step));
+  _exit(ExitFailure);
+}
+
+} // namespace pipewave::runtime::testhooks

@@ -1,0 +1,37 @@
+//===- TestHooks.h - Test-only fault injection ------------------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+// Private to the runtime library. The fault tests need a compiled model to
+// fail at points no input can reach; these hooks do it, driven by
+// environment variables that are a test-only contract (docs/runtime.md,
+// "Test-only environment"). They are compiled in only when the build option
+// PIPEWAVE_RUNTIME_TEST_HOOKS is ON (the default, as the test suite needs
+// them); with it OFF every hook is an empty inline function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_RUNTIME_LIB_TESTHOOKS_H
+#define PIPEWAVE_RUNTIME_LIB_TESTHOOKS_H
+
+#include <cstdint>
+
+namespace pipewave::runtime {
+
+class Backend;
+
+namespace testhooks {
+
+#if PW_RUNTIME_TEST_HOOKS
+/// PW_TEST_CRASH_BEFORE_MANIFEST=N: rank 0 says so and _exit(1)s after the
+/// rank files of step N's checkpoint and before its manifest.
+void beforeManifest(const Backend *backend, int64_t step);
+#else
+inline void beforeManifest(const Backend *, int64_t) {}
+#endif
+
+} // namespace testhooks
+
+} // namespace pipewave::runtime
+
+#endif // PIPEWAVE_RUNTIME_LIB_TESTHOOKS_H
