@@ -13,10 +13,11 @@
 
 #include "ScheduleBuild.h"
 
+#include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
-#include "pipewave/Dialect/Sched/Utils/StageCosts.h"
 #include "pipewave/Schedule/ActionList.h"
 #include "pipewave/Schedule/Generate.h"
 #include "pipewave/Schedule/Registry.h"
@@ -103,7 +104,7 @@ struct PipeSchedulePass
 
     // Stages are the stage functions the entry calls, in order.
     FailureOr<std::vector<func::FuncOp>> stageFns =
-        sched::getStageFunctions(fn, "pipe-schedule");
+        pipe::getStageFunctions(fn, "pipe-schedule");
     if (failed(stageFns))
       return signalPassFailure();
     int numStages = static_cast<int>(stageFns->size());
@@ -124,7 +125,7 @@ struct PipeSchedulePass
     // The microbatch count fixed before this pass, if any: the option, the
     // count pipe-microbatch specialised the stages for (one microbatch of
     // one replica), or pipe-plan's.
-    specialized = sched::getSpecializedMicrobatches(fn);
+    specialized = pipe::getSpecializedMicrobatches(fn);
     fixedMicrobatches = microbatches;
     if (fixedMicrobatches == 0 && specialized != 0) {
       if (failed(checkPlannedSpecialisation(fn)))
@@ -379,7 +380,7 @@ struct PipeSchedulePass
                                               bool forwardOnly) {
     std::string error;
     std::optional<sim::DeviceSpec> deviceSpec =
-        sched::resolveDevice(device, error);
+        pipewave::resolveDevice(device, error);
     if (!deviceSpec) {
       fn.emitError() << "pipe-schedule: " << error;
       return std::nullopt;
@@ -400,8 +401,8 @@ struct PipeSchedulePass
                         "devices-per-node must be at least 1";
       return std::nullopt;
     }
-    FailureOr<sched::ModelCosts> costs =
-        sched::computeModelCosts(fn, *deviceSpec, "pipe-schedule");
+    FailureOr<pipewave::ModelCosts> costs =
+        pipewave::computeModelCosts(fn, *deviceSpec, "pipe-schedule");
     if (failed(costs))
       return std::nullopt;
 
@@ -460,7 +461,7 @@ struct PipeSchedulePass
     return std::move(result.program);
   }
 
-  std::string formatTable(const sched::ModelCosts &costs,
+  std::string formatTable(const pipewave::ModelCosts &costs,
                           const scheduling::SearchResult &result, double budget,
                           const std::string &mSource,
                           const scheduling::SearchOptions &options,
