@@ -1,7 +1,7 @@
 //===- table.cpp - Bubble and stash table of the built-in schedules -------===//
 //
-// Prints, as Markdown, the bubble fraction that simulate() measures for every
-// built-in schedule next to its closed form, and the peak number of
+// Prints, as Markdown, the bubble fraction that computeTimeline() measures for
+// every built-in schedule next to its closed form, and the peak number of
 // activations stashed on each rank. docs/schedules.md holds the output.
 //
 //   pipewave-schedule-table              print the table
@@ -21,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Generate.h"
-#include "pipewave/Schedule/Simulate.h"
+#include "pipewave/Schedule/Timeline.h"
 #include "pipewave/Simulator/Simulator.h"
 #include "pipewave/Simulator/Trace.h"
 
@@ -66,13 +66,13 @@ std::string render(const Row &row) {
   if (!built)
     return "| " + row.schedule + " | error: " + built.error + " |\n";
   const Program &program = *built.program;
-  Costs costs;
+  UniformCosts costs;
   double scale = 1.0 / row.chunks;
   costs.forward = scale;
   costs.backward = 2 * scale;
   costs.backwardInput = scale;
   costs.backwardWeight = scale;
-  SimResult result = simulate(program, costs);
+  StepTimeline result = computeTimeline(program, costs);
   if (!result.error.empty())
     return "| " + row.schedule + " | error: " + result.error + " |\n";
   std::string stash;
@@ -153,7 +153,7 @@ std::string svg(const Timeline &timeline) {
   // F 1, B 2, I 1, W 1 per full stage, no communication; a chunk of a
   // schedule with v chunks per rank takes 1/v of that, as in the table, so
   // the pictures share one time scale.
-  Costs costs;
+  UniformCosts costs;
   double scale = static_cast<double>(numRanks) / program.numStages;
   costs.forward *= scale;
   costs.backward *= scale;
