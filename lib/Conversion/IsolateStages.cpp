@@ -45,10 +45,11 @@ struct PipeIsolateStagesPass
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> lowered(stages);
     for (func::FuncOp fn : stages)
-      for (StringRef attrName : {pipe::PipeDialect::getFwdAttrName(),
-                                 pipe::PipeDialect::getBwdAttrName(),
-                                 pipe::PipeDialect::getBwdInputAttrName(),
-                                 pipe::PipeDialect::getBwdWeightAttrName()}) {
+      for (StringRef attrName :
+           {pipe::PipeDialect::FwdAttrHelper::getNameStr(),
+            pipe::PipeDialect::BwdAttrHelper::getNameStr(),
+            pipe::PipeDialect::BwdInputAttrHelper::getNameStr(),
+            pipe::PipeDialect::BwdWeightAttrHelper::getNameStr()}) {
         auto ref = fn->getAttrOfType<FlatSymbolRefAttr>(attrName);
         if (!ref)
           continue;

@@ -45,12 +45,14 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   // One loop nest (and one buffer) for chains of elementwise ops.
   pm.nest<func::FuncOp>().addPass(createLinalgElementwiseOpFusionPass());
-  bool vectorize = options.matmul == "vector" || options.matmul == "auto";
+  MatmulLowering matmul = options.matmul;
+  bool vectorize =
+      matmul == MatmulLowering::Vector || matmul == MatmulLowering::Auto;
   if (vectorize) {
     PipeMatmulVectorizeOptions tiling;
     // auto: only matmuls whose columns tile into vectors of 8 or more; BLAS
     // takes the others.
-    if (options.matmul == "auto")
+    if (matmul == MatmulLowering::Auto)
       tiling.minNr = 8;
     pm.nest<func::FuncOp>().addPass(createPipeMatmulVectorize(tiling));
     pm.addPass(createCanonicalizerPass());
@@ -84,7 +86,7 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
   }
 
-  if (options.matmul == "blas" || options.matmul == "auto")
+  if (matmul == MatmulLowering::Blas || matmul == MatmulLowering::Auto)
     pm.addPass(createPipeMatmulToBlas());
   pm.addPass(createPipeStageABI());
 
@@ -124,10 +126,6 @@ void pipewave::registerConversionPasses() {
       "differentiated by pipe-autodiff the _backward, _backward_input and "
       "_backward_weight wrappers of its training functions",
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
-        if (options.matmul != "auto" && options.matmul != "blas" &&
-            options.matmul != "loops" && options.matmul != "vector")
-          llvm::report_fatal_error("pipe-lower-to-llvm: matmul must be auto, "
-                                   "blas, vector or loops");
         buildLowerToLLVMPipeline(pm, options);
       });
 }

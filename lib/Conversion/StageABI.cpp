@@ -105,11 +105,13 @@ struct PipeStageABIPass
       StringRef suffix;
     };
     const Entry entries[] = {
-        {pipe::PipeDialect::getFwdAttrName(), "_forward"},
-        {pipe::PipeDialect::getBwdAttrName(), "_backward"},
-        {pipe::PipeDialect::getBwdInputAttrName(), "_backward_input"},
-        {pipe::PipeDialect::getBwdWeightAttrName(), "_backward_weight"}};
-    bool trained = fn->hasAttr(pipe::PipeDialect::getFwdAttrName());
+        {pipe::PipeDialect::FwdAttrHelper::getNameStr(), "_forward"},
+        {pipe::PipeDialect::BwdAttrHelper::getNameStr(), "_backward"},
+        {pipe::PipeDialect::BwdInputAttrHelper::getNameStr(),
+         "_backward_input"},
+        {pipe::PipeDialect::BwdWeightAttrHelper::getNameStr(),
+         "_backward_weight"}};
+    bool trained = fn->hasAttr(pipe::PipeDialect::FwdAttrHelper::getNameStr());
     if (!trained && failed(addWrapper(fn, base + "_forward", symbols)))
       return failure();
     for (const Entry &entry : entries) {

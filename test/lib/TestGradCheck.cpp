@@ -207,8 +207,8 @@ struct TestGradCheckPass
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> stages;
     for (auto fn : module.getOps<func::FuncOp>())
-      if (fn->hasAttr(PipeDialect::getStageAttrName()) &&
-          fn->hasAttr(PipeDialect::getFwdAttrName()) &&
+      if (fn->hasAttr(PipeDialect::StageAttrHelper::getNameStr()) &&
+          fn->hasAttr(PipeDialect::FwdAttrHelper::getNameStr()) &&
           (only.empty() || llvm::is_contained(only, fn.getSymName())))
         stages.push_back(fn);
     if (stages.empty()) {
@@ -217,7 +217,7 @@ struct TestGradCheckPass
       return signalPassFailure();
     }
     if (auto existing = symbols.lookup<func::FuncOp>("main"))
-      if (!existing->hasAttr(PipeDialect::getStageAttrName()))
+      if (!existing->hasAttr(PipeDialect::StageAttrHelper::getNameStr()))
         symbols.erase(existing);
 
     OpBuilder builder(module.getContext());
@@ -262,12 +262,14 @@ struct TestGradCheckPass
       auto ref = stage->getAttrOfType<FlatSymbolRefAttr>(attr);
       return ref ? symbols.lookup<func::FuncOp>(ref.getValue()) : nullptr;
     };
-    func::FuncOp fwd = lookup(PipeDialect::getFwdAttrName());
-    func::FuncOp bwd = lookup(PipeDialect::getBwdAttrName());
-    func::FuncOp bwdInput = lookup(PipeDialect::getBwdInputAttrName());
-    func::FuncOp bwdWeight = lookup(PipeDialect::getBwdWeightAttrName());
-    auto gradArgsAttr = stage->getAttrOfType<DenseI64ArrayAttr>(
-        PipeDialect::getGradArgsAttrName());
+    func::FuncOp fwd = lookup(PipeDialect::FwdAttrHelper::getNameStr());
+    func::FuncOp bwd = lookup(PipeDialect::BwdAttrHelper::getNameStr());
+    func::FuncOp bwdInput =
+        lookup(PipeDialect::BwdInputAttrHelper::getNameStr());
+    func::FuncOp bwdWeight =
+        lookup(PipeDialect::BwdWeightAttrHelper::getNameStr());
+    DenseI64ArrayAttr gradArgsAttr =
+        PipeDialect::GradArgsAttrHelper(stage.getContext()).getAttr(stage);
     if (!fwd || !bwd || !gradArgsAttr || (split && (!bwdInput || !bwdWeight)))
       return stage.emitError() << "test-pipe-gradcheck: missing pipe-autodiff "
                                   "attributes";
@@ -327,13 +329,13 @@ struct TestGradCheckPass
       auto input = func::CallOp::create(b, loc, bwdInput, bwdArgs);
       unsigned numInputGrads = 0;
       for (int64_t arg : gradArgs)
-        if (!stage.getArgAttr(arg, PipeDialect::getParamAttrName()))
+        if (!getParamArgAttr(stage, arg))
           ++numInputGrads;
       auto weight = func::CallOp::create(
           b, loc, bwdWeight, input.getResults().drop_front(numInputGrads));
       unsigned nextInput = 0, nextWeight = 0;
       for (int64_t arg : gradArgs)
-        grads.push_back(stage.getArgAttr(arg, PipeDialect::getParamAttrName())
+        grads.push_back(getParamArgAttr(stage, arg)
                             ? weight.getResult(nextWeight++)
                             : input.getResult(nextInput++));
     }

@@ -243,7 +243,7 @@ LogicalResult runAutodiff(ModuleOp module) {
   namespace pipe = pipewave::pipe;
   if (recompute != "none") {
     pipe::PipeRecomputeOptions options;
-    options.policy = recompute;
+    options.policy = *pipe::symbolizeRecomputePolicy(recompute);
     options.report = false;
     pm.addPass(pipe::createPipeRecompute(options));
   }
@@ -272,7 +272,7 @@ LogicalResult runFrontEnd(ModuleOp module) {
   namespace pipe = pipewave::pipe;
   pipe::PipePartitionOptions partition;
   partition.numStages = stages;
-  partition.strategy = strategy;
+  partition.strategy = *pipe::symbolizePartitionStrategy(strategy);
   partition.entry = entry;
   pm.addPass(pipe::createPipePartition(partition));
   pipe::PipeOutlineStagesOptions outline;
@@ -287,19 +287,21 @@ LogicalResult runFrontEnd(ModuleOp module) {
     int64_t perReplica = numMicrobatches;
     auto fn = module.lookupSymbol<func::FuncOp>(entry);
     if (fn)
-      if (auto attr = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
+      if (auto attr = pipewave::pipe::PipeDialect::MicrobatchesAttrHelper(
+                          fn.getContext())
+                          .getAttr(fn);
           attr && perReplica == 0)
         perReplica = attr.getInt();
     perReplica = std::max<int64_t>(perReplica, 1);
     microbatch.microbatches = perReplica * numReplicas;
     for (unsigned i = 0; fn && i < fn.getNumArguments(); ++i) {
       auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
-      if (fn.getArgAttr(i, "pipe.param") || !type || type.getRank() == 0 ||
-          type.isDynamicDim(0) ||
+      if (pipewave::pipe::getParamArgAttr(fn, i) || !type ||
+          type.getRank() == 0 || type.isDynamicDim(0) ||
           type.getDimSize(0) % microbatch.microbatches == 0)
         continue;
       int64_t replicas = numReplicas;
-      auto name = fn.getArgAttrOfType<StringAttr>(i, "pipe.name");
+      auto name = pipewave::pipe::getNameArgAttr(fn, i);
       return fn.emitError()
              << "pipewave-compile: --replicas " << replicas
              << " x --microbatches " << perReplica << " = "
@@ -337,7 +339,7 @@ LogicalResult runLowering(ModuleOp module) {
     return failure();
   applyDefaultTimingPassManagerCLOptions(pm);
   pipewave::LowerToLLVMOptions options;
-  options.matmul = matmul.getValue();
+  options.matmul = *pipewave::symbolizeMatmulLowering(matmul);
   pipewave::buildLowerToLLVMPipeline(pm, options);
   return pm.run(module);
 }
@@ -471,6 +473,9 @@ int main(int argc, char **argv) {
   if (recompute != "none" && recompute != "full" && recompute != "selective")
     return fail("--recompute=" + recompute +
                 ": expected none, full or selective");
+  if (!pipewave::pipe::symbolizePartitionStrategy(strategy))
+    return fail("--strategy=" + strategy +
+                ": expected auto, manual, uniform or balanced");
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel) + ": expected -O0 to -O3");
   if (numStages < 0)

@@ -16,6 +16,11 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include <optional>
+
+// The enums of the enumerated options (PassEnums.td).
+#include "pipewave/Conversion/PassEnums.h.inc"
+
 namespace pipewave {
 
 #define GEN_PASS_DECL
@@ -27,14 +32,21 @@ namespace pipewave {
 /// Options of the `pipe-lower-to-llvm` pipeline.
 struct LowerToLLVMOptions
     : public mlir::PassPipelineOptions<LowerToLLVMOptions> {
-  Option<std::string> matmul{
+  Option<MatmulLowering> matmul{
       *this, "matmul",
       llvm::cl::desc("How f32 matmuls run: auto (vector where the columns "
                      "tile into vectors of 8 or more, else blas), blas "
                      "(OpenBLAS through pw_sgemm_batched), vector (MLIR "
                      "tiling and vectorization) or loops (scalar loops left "
                      "to LLVM)"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(MatmulLowering::Auto),
+      llvm::cl::values(
+          clEnumValN(MatmulLowering::Auto, "auto",
+                     "vector where the columns tile well, else blas"),
+          clEnumValN(MatmulLowering::Blas, "blas", "OpenBLAS"),
+          clEnumValN(MatmulLowering::Vector, "vector",
+                     "MLIR tiling and vectorization"),
+          clEnumValN(MatmulLowering::Loops, "loops", "scalar loops"))};
 };
 
 /// Appends the lowering of the stage functions of a pipelined module (after

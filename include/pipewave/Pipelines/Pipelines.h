@@ -8,6 +8,8 @@
 #ifndef PIPEWAVE_PIPELINES_PIPELINES_H
 #define PIPEWAVE_PIPELINES_PIPELINES_H
 
+#include "pipewave/Dialect/Pipe/Transforms/PassEnums.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -23,10 +25,19 @@ struct PipeTrainOptions : public mlir::PassPipelineOptions<PipeTrainOptions> {
                             llvm::cl::desc("Number of pipeline stages (0: from "
                                            "the pipe.split markers)"),
                             llvm::cl::init(0)};
-  Option<std::string> strategy{
+  Option<pipe::PartitionStrategy> strategy{
       *this, "strategy",
       llvm::cl::desc("How to cut: auto, manual, uniform or balanced"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(pipe::PartitionStrategy::Auto),
+      llvm::cl::values(
+          clEnumValN(pipe::PartitionStrategy::Auto, "auto",
+                     "manual with pipe.split markers, else balanced"),
+          clEnumValN(pipe::PartitionStrategy::Manual, "manual",
+                     "the pipe.split markers or pipe.stage attributes"),
+          clEnumValN(pipe::PartitionStrategy::Uniform, "uniform",
+                     "the same number of ops per stage"),
+          clEnumValN(pipe::PartitionStrategy::Balanced, "balanced",
+                     "the same cost per stage"))};
   Option<std::string> schedule{
       *this, "schedule",
       llvm::cl::desc("Schedule: gpipe, 1f1b, interleaved, hanayo, zb-h1, "

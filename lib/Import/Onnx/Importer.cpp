@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Import/OnnxImporter.h"
 
 #include "OnnxOps.h"
@@ -279,9 +280,9 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
       func::FuncOp::create(b, fileLoc, "main", b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
-    func.setArgAttr(i, "pipe.name", b.getStringAttr(name));
+    pipe::setNameArgAttr(func, i, b.getStringAttr(name));
     if (argIsParam[i])
-      func.setArgAttr(i, "pipe.param", b.getUnitAttr());
+      pipe::setParamArgAttr(func, i);
     im.values[name] = entry->getArgument(i);
   }
   b.setInsertionPointToEnd(entry);
@@ -354,7 +355,7 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
   func.setType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
   // Results are named after the graph outputs (the runtime's --out files).
   for (auto [i, name] : llvm::enumerate(resultNames))
-    func.setResultAttr(i, "pipe.name", b.getStringAttr(name));
+    pipe::setNameResultAttr(func, i, b.getStringAttr(name));
 
   eraseDeadOps(func);
 

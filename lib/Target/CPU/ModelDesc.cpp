@@ -77,14 +77,14 @@ func::FuncOp trainingFunction(func::FuncOp stage, StringRef attrName,
                               SymbolTableCollection &symbols) {
   auto ref = stage->getAttrOfType<FlatSymbolRefAttr>(attrName);
   if (!ref) {
-    stage.emitError() << "pipewave-compile: stage function '@"
-                      << stage.getSymName() << "' has no '" << attrName
-                      << "', which the training step needs; run pipe-autodiff"
-                      << (attrName == pipe::PipeDialect::getFwdAttrName() ||
-                                  attrName ==
-                                      pipe::PipeDialect::getBwdAttrName()
-                              ? ""
-                              : "{split=true}");
+    stage.emitError()
+        << "pipewave-compile: stage function '@" << stage.getSymName()
+        << "' has no '" << attrName
+        << "', which the training step needs; run pipe-autodiff"
+        << (attrName == pipe::PipeDialect::FwdAttrHelper::getNameStr() ||
+                    attrName == pipe::PipeDialect::BwdAttrHelper::getNameStr()
+                ? ""
+                : "{split=true}");
     return nullptr;
   }
   auto fn = symbols.lookupNearestSymbolFrom<func::FuncOp>(stage, ref);
@@ -103,18 +103,19 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
                            SymbolTableCollection &symbols) {
   std::string base = (wrapperPrefix + Twine(k)).str();
   std::string what = "stage " + std::to_string(k);
-  func::FuncOp fwd =
-      trainingFunction(callee, pipe::PipeDialect::getFwdAttrName(), symbols);
-  func::FuncOp bwd =
-      trainingFunction(callee, pipe::PipeDialect::getBwdAttrName(), symbols);
+  func::FuncOp fwd = trainingFunction(
+      callee, pipe::PipeDialect::FwdAttrHelper::getNameStr(), symbols);
+  func::FuncOp bwd = trainingFunction(
+      callee, pipe::PipeDialect::BwdAttrHelper::getNameStr(), symbols);
   if (!fwd || !bwd)
     return failure();
   auto gradArgs = callee->getAttrOfType<DenseI64ArrayAttr>(
-      pipe::PipeDialect::getGradArgsAttrName());
+      pipe::PipeDialect::GradArgsAttrHelper::getNameStr());
   if (!gradArgs)
     return callee.emitError()
            << "pipewave-compile: stage function '@" << callee.getSymName()
-           << "' has no '" << pipe::PipeDialect::getGradArgsAttrName()
+           << "' has no '"
+           << pipe::PipeDialect::GradArgsAttrHelper::getNameStr()
            << "'; run pipe-autodiff";
 
   // @S_fwd: the stage's results, then the stash.
@@ -146,7 +147,7 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
         (!stage.gradArgs.empty() && index <= stage.gradArgs.back()))
       return callee.emitError()
              << "pipewave-compile: '"
-             << pipe::PipeDialect::getGradArgsAttrName() << "' of '@"
+             << pipe::PipeDialect::GradArgsAttrHelper::getNameStr() << "' of '@"
              << callee.getSymName() << "' must list ascending argument indices";
     stage.gradArgs.push_back(static_cast<int32_t>(index));
     numActivationGrads += !pipe::isParam(callee, index);
@@ -167,9 +168,9 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
   // @S_bwd_input(same as @S_bwd) -> (d_activation_args..., wstash...);
   // @S_bwd_weight(wstash...) -> (d_param_args...).
   func::FuncOp input = trainingFunction(
-      callee, pipe::PipeDialect::getBwdInputAttrName(), symbols);
+      callee, pipe::PipeDialect::BwdInputAttrHelper::getNameStr(), symbols);
   func::FuncOp weight = trainingFunction(
-      callee, pipe::PipeDialect::getBwdWeightAttrName(), symbols);
+      callee, pipe::PipeDialect::BwdWeightAttrHelper::getNameStr(), symbols);
   if (!input || !weight)
     return failure();
   if (input.getNumArguments() != numBwdArgs ||
@@ -227,8 +228,7 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
   }
   for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i) {
     std::string name;
-    if (auto attr = fn.getResultAttrOfType<StringAttr>(
-            i, pipe::PipeDialect::getNameAttrName()))
+    if (StringAttr attr = pipe::getNameResultAttr(fn, i))
       name = attr.str();
     FailureOr<TensorDesc> t = tensorDesc(fn.getResultTypes()[i], name, fn,
                                          "result #" + std::to_string(i) +
@@ -236,7 +236,7 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
     if (failed(t))
       return failure();
     desc.outputs.push_back(*t);
-    auto combine = fn.getResultAttrOfType<StringAttr>(i, "pipe.combine");
+    StringAttr combine = pipe::getCombineResultAttr(fn, i);
     if (!combine)
       return fn.emitError()
              << "pipewave-compile: result #" << i << " of '@" << entry
@@ -271,8 +271,7 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
     stage.forwardSymbol = (wrapperPrefix + Twine(k) + "_forward").str();
     for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
       std::string name;
-      if (auto attr = callee.getArgAttrOfType<StringAttr>(
-              i, pipe::PipeDialect::getNameAttrName()))
+      if (StringAttr attr = pipe::getNameArgAttr(callee, i))
         name = attr.str();
       FailureOr<TensorDesc> t = tensorDesc(
           callee.getArgumentTypes()[i], name, callee,

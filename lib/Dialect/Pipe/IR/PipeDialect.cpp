@@ -28,11 +28,12 @@ void PipeDialect::initialize() {
 /// Checks that `op` is a stage function (a function with `pipe.stage`).
 static LogicalResult verifyOnStageFunction(Operation *op, NamedAttribute attr) {
   if (!isa<FunctionOpInterface>(op) ||
-      !op->hasAttr(PipeDialect::getStageAttrName()))
+      !op->hasAttr(PipeDialect::StageAttrHelper::getNameStr()))
     return op->emitError() << "'" << attr.getName().getValue()
                            << "' must be on a stage function (a function "
                               "with '"
-                           << PipeDialect::getStageAttrName() << "')";
+                           << PipeDialect::StageAttrHelper::getNameStr()
+                           << "')";
   return success();
 }
 
@@ -54,12 +55,12 @@ static LogicalResult verifyDerivativeLink(Operation *op, NamedAttribute attr) {
                << ", which is not a function of the module";
     }
   }
-  if (attr.getName() != PipeDialect::getFwdAttrName() &&
-      !op->hasAttr(PipeDialect::getFwdAttrName()))
+  if (attr.getName() != PipeDialect::FwdAttrHelper::getNameStr() &&
+      !op->hasAttr(PipeDialect::FwdAttrHelper::getNameStr()))
     return op->emitError() << "'" << attr.getName().getValue() << "' requires '"
-                           << PipeDialect::getFwdAttrName() << "'";
-  StringRef input = PipeDialect::getBwdInputAttrName();
-  StringRef weight = PipeDialect::getBwdWeightAttrName();
+                           << PipeDialect::FwdAttrHelper::getNameStr() << "'";
+  StringRef input = PipeDialect::BwdInputAttrHelper::getNameStr();
+  StringRef weight = PipeDialect::BwdWeightAttrHelper::getNameStr();
   if (attr.getName() == input && !op->hasAttr(weight))
     return op->emitError() << "'" << input << "' requires '" << weight << "'";
   if (attr.getName() == weight && !op->hasAttr(input))
@@ -73,16 +74,18 @@ static LogicalResult verifyGradArgs(Operation *op, NamedAttribute attr) {
     return failure();
   auto indices = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
   if (!indices)
-    return op->emitError() << "'" << PipeDialect::getGradArgsAttrName()
+    return op->emitError() << "'"
+                           << PipeDialect::GradArgsAttrHelper::getNameStr()
                            << "' must be an array<i64: ...> of argument "
                               "indices";
   int64_t numArgs = cast<FunctionOpInterface>(op).getNumArguments();
   int64_t previous = -1;
   for (int64_t index : indices.asArrayRef()) {
     if (index <= previous || index >= numArgs)
-      return op->emitError() << "'" << PipeDialect::getGradArgsAttrName()
-                             << "' must list argument indices in [0, "
-                             << numArgs << ") in ascending order";
+      return op->emitError()
+             << "'" << PipeDialect::GradArgsAttrHelper::getNameStr()
+             << "' must list argument indices in [0, " << numArgs
+             << ") in ascending order";
     previous = index;
   }
   return success();
@@ -94,9 +97,10 @@ static LogicalResult verifyReplicas(Operation *op, NamedAttribute attr) {
   auto replicas = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
   if (!isa<FunctionOpInterface>(op) || !replicas || replicas.empty() ||
       llvm::any_of(replicas.asArrayRef(), [](int64_t r) { return r < 1; }))
-    return op->emitError() << "'pipe.replicas' must be a non-empty "
-                              "array<i64: ...> of replica counts >= 1 on a "
-                              "function";
+    return op->emitError() << "'"
+                           << PipeDialect::ReplicasAttrHelper::getNameStr()
+                           << "' must be a non-empty array<i64: ...> of "
+                              "replica counts >= 1 on a function";
   return success();
 }
 
@@ -105,37 +109,38 @@ static LogicalResult verifyReplicas(Operation *op, NamedAttribute attr) {
 static LogicalResult verifyMicrobatches(Operation *op, NamedAttribute attr) {
   auto count = dyn_cast<IntegerAttr>(attr.getValue());
   if (!isa<FunctionOpInterface>(op) || !count || count.getInt() < 1)
-    return op->emitError() << "'pipe.microbatches' must be an integer >= 1 "
-                              "on a function";
+    return op->emitError() << "'"
+                           << PipeDialect::MicrobatchesAttrHelper::getNameStr()
+                           << "' must be an integer >= 1 on a function";
   return success();
 }
 
 LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
-  if (attr.getName() == getStageAttrName()) {
+  if (attr.getName() == StageAttrHelper::getNameStr()) {
     auto stage = dyn_cast<IntegerAttr>(attr.getValue());
     if (!stage || !stage.getType().isInteger(64))
-      return op->emitError() << "'" << getStageAttrName()
+      return op->emitError() << "'" << StageAttrHelper::getNameStr()
                              << "' must be an i64 integer attribute";
     if (stage.getInt() < 0)
       return op->emitError()
-             << "'" << getStageAttrName() << "' must be non-negative, got "
-             << stage.getInt();
+             << "'" << StageAttrHelper::getNameStr()
+             << "' must be non-negative, got " << stage.getInt();
     return success();
   }
-  if (attr.getName() == getFwdAttrName() ||
-      attr.getName() == getBwdAttrName() ||
-      attr.getName() == getBwdInputAttrName() ||
-      attr.getName() == getBwdWeightAttrName())
+  if (attr.getName() == FwdAttrHelper::getNameStr() ||
+      attr.getName() == BwdAttrHelper::getNameStr() ||
+      attr.getName() == BwdInputAttrHelper::getNameStr() ||
+      attr.getName() == BwdWeightAttrHelper::getNameStr())
     return verifyDerivativeLink(op, attr);
-  if (attr.getName() == getGradArgsAttrName())
+  if (attr.getName() == GradArgsAttrHelper::getNameStr())
     return verifyGradArgs(op, attr);
-  if (attr.getName() == "pipe.replicas")
+  if (attr.getName() == ReplicasAttrHelper::getNameStr())
     return verifyReplicas(op, attr);
-  if (attr.getName() == "pipe.microbatches")
+  if (attr.getName() == MicrobatchesAttrHelper::getNameStr())
     return verifyMicrobatches(op, attr);
-  if (attr.getName() == getParamAttrName() ||
-      attr.getName() == getNameAttrName())
+  if (attr.getName() == ParamAttrHelper::getNameStr() ||
+      attr.getName() == NameAttrHelper::getNameStr())
     return op->emitError() << "'" << attr.getName().getValue()
                            << "' is an argument attribute; it cannot be "
                               "placed on an operation";
@@ -147,17 +152,19 @@ LogicalResult PipeDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
-  if (attr.getName() == getParamAttrName()) {
+  if (attr.getName() == ParamAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << getParamAttrName() << "' on argument #"
-                             << argIndex << " must be a unit attribute";
+      return op->emitError()
+             << "'" << ParamAttrHelper::getNameStr() << "' on argument #"
+             << argIndex << " must be a unit attribute";
     return success();
   }
-  if (attr.getName() == getNameAttrName()) {
+  if (attr.getName() == NameAttrHelper::getNameStr()) {
     auto name = dyn_cast<StringAttr>(attr.getValue());
     if (!name || name.getValue().empty())
-      return op->emitError() << "'" << getNameAttrName() << "' on argument #"
-                             << argIndex << " must be a non-empty string";
+      return op->emitError()
+             << "'" << NameAttrHelper::getNameStr() << "' on argument #"
+             << argIndex << " must be a non-empty string";
     return success();
   }
   return op->emitError() << "unknown pipe dialect argument attribute '"
@@ -166,13 +173,62 @@ LogicalResult PipeDialect::verifyRegionArgAttribute(Operation *op,
 }
 
 int64_t pipewave::pipe::getStage(Operation *op) {
-  if (auto stage =
-          op->getAttrOfType<IntegerAttr>(PipeDialect::getStageAttrName()))
+  if (IntegerAttr stage =
+          PipeDialect::StageAttrHelper(op->getContext()).getAttr(op))
     return stage.getInt();
   return -1;
 }
 
 void pipewave::pipe::setStage(Operation *op, int64_t stage) {
-  op->setAttr(PipeDialect::getStageAttrName(),
-              IntegerAttr::get(IntegerType::get(op->getContext(), 64), stage));
+  MLIRContext *ctx = op->getContext();
+  PipeDialect::StageAttrHelper(ctx).setAttr(
+      op, IntegerAttr::get(IntegerType::get(ctx, 64), stage));
+}
+
+UnitAttr pipewave::pipe::getParamArgAttr(FunctionOpInterface fn, unsigned arg) {
+  return fn.getArgAttrOfType<UnitAttr>(
+      arg, PipeDialect::ParamAttrHelper(fn->getContext()).getName());
+}
+
+void pipewave::pipe::setParamArgAttr(FunctionOpInterface fn, unsigned arg) {
+  MLIRContext *ctx = fn->getContext();
+  fn.setArgAttr(arg, PipeDialect::ParamAttrHelper(ctx).getName(),
+                UnitAttr::get(ctx));
+}
+
+StringAttr pipewave::pipe::getNameArgAttr(FunctionOpInterface fn,
+                                          unsigned arg) {
+  return fn.getArgAttrOfType<StringAttr>(
+      arg, PipeDialect::NameAttrHelper(fn->getContext()).getName());
+}
+
+void pipewave::pipe::setNameArgAttr(FunctionOpInterface fn, unsigned arg,
+                                    StringAttr name) {
+  fn.setArgAttr(arg, PipeDialect::NameAttrHelper(fn->getContext()).getName(),
+                name);
+}
+
+StringAttr pipewave::pipe::getNameResultAttr(FunctionOpInterface fn,
+                                             unsigned result) {
+  return fn.getResultAttrOfType<StringAttr>(
+      result, PipeDialect::NameAttrHelper(fn->getContext()).getName());
+}
+
+void pipewave::pipe::setNameResultAttr(FunctionOpInterface fn, unsigned result,
+                                       StringAttr name) {
+  fn.setResultAttr(
+      result, PipeDialect::NameAttrHelper(fn->getContext()).getName(), name);
+}
+
+StringAttr pipewave::pipe::getCombineResultAttr(FunctionOpInterface fn,
+                                                unsigned result) {
+  return fn.getResultAttrOfType<StringAttr>(
+      result, PipeDialect::CombineAttrHelper(fn->getContext()).getName());
+}
+
+void pipewave::pipe::setCombineResultAttr(FunctionOpInterface fn,
+                                          unsigned result, StringAttr combine) {
+  fn.setResultAttr(result,
+                   PipeDialect::CombineAttrHelper(fn->getContext()).getName(),
+                   combine);
 }

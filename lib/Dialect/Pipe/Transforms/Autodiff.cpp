@@ -71,7 +71,7 @@ FailureOr<func::FuncOp> buildForward(func::FuncOp stage, ArrayRef<Value> stash,
   IRMapping mapping;
   auto fwd = cast<func::FuncOp>(stage->clone(mapping));
   fwd.setSymName(name);
-  fwd->removeAttr(PipeDialect::getStageAttrName());
+  fwd->removeAttr(PipeDialect::StageAttrHelper::getNameStr());
   OpBuilder builder(stage.getContext());
   builder.setInsertionPointAfter(after);
   builder.insert(fwd);
@@ -197,7 +197,8 @@ struct PipeAutodiffPass
     FailureOr<SmallVector<func::FuncOp>> stages = getStagesToDifferentiate(
         module, rules,
         ("pipe-autodiff: stage function already has '" +
-         PipeDialect::getFwdAttrName() + "'; it was differentiated before")
+         PipeDialect::FwdAttrHelper::getNameStr() +
+         "'; it was differentiated before")
             .str());
     if (failed(stages))
       return signalPassFailure();
@@ -230,20 +231,20 @@ struct PipeAutodiffPass
       return failure();
 
     MLIRContext *ctx = stage.getContext();
-    stage->setAttr(PipeDialect::getFwdAttrName(),
-                   FlatSymbolRefAttr::get(ctx, fwd->getSymName()));
-    stage->setAttr(PipeDialect::getBwdAttrName(),
-                   FlatSymbolRefAttr::get(ctx, bwd->func.getSymName()));
+    PipeDialect::FwdAttrHelper(ctx).setAttr(
+        stage, FlatSymbolRefAttr::get(ctx, fwd->getSymName()));
+    PipeDialect::BwdAttrHelper(ctx).setAttr(
+        stage, FlatSymbolRefAttr::get(ctx, bwd->func.getSymName()));
     if (split) {
       auto [input, weight] = buildSplit(stage, bwd->func, gradArgs, symbols);
-      stage->setAttr(PipeDialect::getBwdInputAttrName(),
-                     FlatSymbolRefAttr::get(ctx, input.getSymName()));
-      stage->setAttr(PipeDialect::getBwdWeightAttrName(),
-                     FlatSymbolRefAttr::get(ctx, weight.getSymName()));
+      PipeDialect::BwdInputAttrHelper(ctx).setAttr(
+          stage, FlatSymbolRefAttr::get(ctx, input.getSymName()));
+      PipeDialect::BwdWeightAttrHelper(ctx).setAttr(
+          stage, FlatSymbolRefAttr::get(ctx, weight.getSymName()));
     }
     SmallVector<int64_t> indices(gradArgs.begin(), gradArgs.end());
-    stage->setAttr(PipeDialect::getGradArgsAttrName(),
-                   DenseI64ArrayAttr::get(ctx, indices));
+    PipeDialect::GradArgsAttrHelper(ctx).setAttr(
+        stage, DenseI64ArrayAttr::get(ctx, indices));
     return success();
   }
 };

@@ -19,12 +19,12 @@ pipewave::pipe::autodiff::getStagesToDifferentiate(
     StringRef differentiatedError) {
   SmallVector<func::FuncOp> stages;
   for (auto fn : module.getOps<func::FuncOp>())
-    if (fn->hasAttr(PipeDialect::getStageAttrName()))
+    if (PipeDialect::StageAttrHelper(fn.getContext()).isAttrPresent(fn))
       stages.push_back(fn);
 
   bool ok = true;
   for (func::FuncOp stage : stages) {
-    if (stage->hasAttr(PipeDialect::getFwdAttrName())) {
+    if (PipeDialect::FwdAttrHelper(stage.getContext()).isAttrPresent(stage)) {
       stage.emitError() << differentiatedError;
       ok = false;
       continue;

@@ -53,8 +53,6 @@ struct PipeMicrobatchPass
     : public pipe::impl::PipeMicrobatchBase<PipeMicrobatchPass> {
   using PipeMicrobatchBase::PipeMicrobatchBase;
 
-  static constexpr StringLiteral kCombineAttr = "pipe.combine";
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp fn = lookupEntry(module, entry, "pipe-microbatch");
@@ -67,12 +65,13 @@ struct PipeMicrobatchPass
     }
     // 0: the count pipe-plan chose for the entry, else one microbatch.
     if (microbatches == 0) {
-      auto planned = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
+      IntegerAttr planned =
+          PipeDialect::MicrobatchesAttrHelper(fn.getContext()).getAttr(fn);
       microbatches = planned ? planned.getInt() : 1;
     }
     bool done = false;
     for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
-      done |= static_cast<bool>(fn.getResultAttr(i, kCombineAttr));
+      done |= static_cast<bool>(getCombineResultAttr(fn, i));
     if (done) {
       fn.emitError() << "pipe-microbatch: '@" << entry
                      << "' was already specialised for microbatches";
@@ -185,7 +184,7 @@ struct PipeMicrobatchPass
                           "combined over microbatches";
         return signalPassFailure();
       }
-      fn.setResultAttr(i, kCombineAttr, builder.getStringAttr(combine));
+      setCombineResultAttr(fn, i, builder.getStringAttr(combine));
       Type global = fn.getResultTypes()[i];
       if (operand.get().getType() != global)
         operand.set(insertMicrobatch(builder, operand.get(), global));

@@ -71,7 +71,8 @@ FailureOr<StagePlan> planStages(func::FuncOp fn) {
     int64_t stage = getStage(&op);
     if (stage < 0 && !isFreeConstant(&op))
       return op.emitError() << "pipe-outline-stages: operation has no "
-                               "pipe.stage; run pipe-partition first";
+                            << PipeDialect::StageAttrHelper::getNameStr()
+                            << "; run pipe-partition first";
     numStages = std::max(numStages, stage + 1);
   }
   if (numStages == 0)
@@ -236,11 +237,11 @@ struct PipeOutlineStagesPass
     builder.setInsertionPointToStart(entryBlock);
     for (Operation *constant : plan.constants[k]) {
       Operation *copy = builder.clone(*constant, mapping);
-      copy->removeAttr(PipeDialect::getStageAttrName());
+      copy->removeAttr(PipeDialect::StageAttrHelper::getNameStr());
     }
     for (Operation *op : plan.ops[k]) {
       Operation *copy = builder.clone(*op, mapping);
-      copy->removeAttr(PipeDialect::getStageAttrName());
+      copy->removeAttr(PipeDialect::StageAttrHelper::getNameStr());
     }
     SmallVector<Value> mapped;
     for (Value value : results)

@@ -92,23 +92,19 @@ struct PipePartitionPass
       return signalPassFailure();
     EntryOps ops = collectEntryOps(fn);
 
-    StringRef how = strategy;
-    if (how == "auto") {
+    PartitionStrategy how = strategy;
+    if (how == PartitionStrategy::Auto) {
       bool allStaged =
           !ops.work.empty() && llvm::all_of(ops.work, [](Operation *op) {
             return getStage(op) >= 0;
           });
-      how = !ops.markers.empty() || allStaged ? "manual" : "balanced";
+      how = !ops.markers.empty() || allStaged ? PartitionStrategy::Manual
+                                              : PartitionStrategy::Balanced;
     }
-    LogicalResult result = failure();
-    if (how == "manual")
-      result = partitionManually(fn, ops);
-    else if (how == "uniform" || how == "balanced")
-      result = partitionByCost(fn, ops, how == "balanced");
-    else
-      fn.emitError() << "pipe-partition: unknown strategy '"
-                     << static_cast<std::string>(strategy)
-                     << "'; expected auto, manual, uniform or balanced";
+    LogicalResult result =
+        how == PartitionStrategy::Manual
+            ? partitionManually(fn, ops)
+            : partitionByCost(fn, ops, how == PartitionStrategy::Balanced);
     if (failed(result))
       return signalPassFailure();
 
@@ -190,7 +186,7 @@ struct PipePartitionPass
     if (!ops.markers.empty())
       return ops.markers.front().emitError()
              << "pipe-partition: strategy="
-             << static_cast<std::string>(strategy)
+             << stringifyPartitionStrategy(strategy)
              << " ignores pipe.split markers; use strategy=manual or remove "
                 "them";
     if (numStages < 1)

@@ -150,9 +150,10 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
     for (Operation *op : layers->ops)
       setStage(op, stageOfLayer[layers->layerOf.lookup(op)]);
     Builder builder(fn.getContext());
-    fn->setAttr("pipe.replicas", builder.getDenseI64ArrayAttr(replicas));
-    fn->setAttr("pipe.microbatches",
-                builder.getI64IntegerAttr(best.microbatches));
+    PipeDialect::ReplicasAttrHelper(fn.getContext())
+        .setAttr(fn, builder.getDenseI64ArrayAttr(replicas));
+    PipeDialect::MicrobatchesAttrHelper(fn.getContext())
+        .setAttr(fn, builder.getI64IntegerAttr(best.microbatches));
 
     std::string text = header + "\n" + describeResult(layers->profile, result);
     text += "wrote pipe.stage on " + std::to_string(layers->ops.size()) +

@@ -42,28 +42,9 @@ using namespace pipewave::pipe;
 
 namespace {
 
-enum class Policy { None, Full, Selective };
+using Policy = RecomputePolicy;
 
 constexpr Policy kPolicies[] = {Policy::None, Policy::Full, Policy::Selective};
-
-StringRef policyName(Policy policy) {
-  switch (policy) {
-  case Policy::None:
-    return "none";
-  case Policy::Full:
-    return "full";
-  case Policy::Selective:
-    return "selective";
-  }
-  llvm_unreachable("unknown policy");
-}
-
-std::optional<Policy> parsePolicy(StringRef name) {
-  for (Policy policy : kPolicies)
-    if (policyName(policy) == name)
-      return policy;
-  return std::nullopt;
-}
 
 /// Operand-free constants: pipe-autodiff rematerialises them, so they are
 /// never worth recomputing and stay outside the regions.
@@ -178,13 +159,7 @@ struct PipeRecomputePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<Policy> chosen = parsePolicy(policy);
-    if (!chosen) {
-      module.emitError() << "pipe-recompute: unknown policy '"
-                         << static_cast<std::string>(policy)
-                         << "'; expected none, full or selective";
-      return signalPassFailure();
-    }
+    Policy chosen = policy;
     const autodiff::GradientRuleTable &rules =
         autodiff::GradientRuleTable::getDefault();
 
@@ -212,25 +187,26 @@ struct PipeRecomputePass
       }
 
       Counts counts;
-      applyPolicy(stage, *chosen, threshold, counts);
+      applyPolicy(stage, chosen, threshold, counts);
       numRegions += counts.regions;
       numRecomputedOps += counts.ops;
-      stashBytes += bytes[static_cast<int>(*chosen)];
+      stashBytes += bytes[static_cast<int>(chosen)];
       stashBytesNone += bytes[static_cast<int>(Policy::None)];
       stashBytesFull += bytes[static_cast<int>(Policy::Full)];
       stashBytesSelective += bytes[static_cast<int>(Policy::Selective)];
 
       if (report) {
         InFlightDiagnostic remark = stage.emitRemark() << "pipe-recompute: ";
-        if (auto index = stage->getAttrOfType<IntegerAttr>(
-                PipeDialect::getStageAttrName()))
+        if (IntegerAttr index =
+                PipeDialect::StageAttrHelper(stage.getContext()).getAttr(stage))
           remark << "stage " << index.getInt();
         else
           remark << "stage '@" << stage.getSymName() << "'";
-        remark << " stashes " << bytes[static_cast<int>(*chosen)]
+        remark << " stashes " << bytes[static_cast<int>(chosen)]
                << " bytes per microbatch (";
         llvm::interleaveComma(kPolicies, remark, [&](Policy p) {
-          remark << policyName(p) << ": " << bytes[static_cast<int>(p)];
+          remark << stringifyRecomputePolicy(p) << ": "
+                 << bytes[static_cast<int>(p)];
         });
         remark << ")";
       }

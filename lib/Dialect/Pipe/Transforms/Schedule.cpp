@@ -138,7 +138,8 @@ struct PipeSchedulePass
       fixedMicrobatches = specialized / numReplicas;
     }
     if (fixedMicrobatches == 0)
-      if (auto attr = fn->getAttrOfType<IntegerAttr>("pipe.microbatches"))
+      if (IntegerAttr attr =
+              PipeDialect::MicrobatchesAttrHelper(fn.getContext()).getAttr(fn))
         fixedMicrobatches = attr.getInt();
     bool forwardOnly = forceForwardOnly || !hasLoss(fn);
 
@@ -211,11 +212,13 @@ struct PipeSchedulePass
     replicasFromPlan = false;
     if (numReplicas == 0) {
       numReplicas = 1;
-      auto planned = fn->getAttrOfType<DenseI64ArrayAttr>("pipe.replicas");
+      DenseI64ArrayAttr planned =
+          PipeDialect::ReplicasAttrHelper(fn.getContext()).getAttr(fn);
       if (planned && !planned.empty()) {
         ArrayRef<int64_t> counts = planned.asArrayRef();
         auto describe = [&] {
-          std::string text = "pipe.replicas = [";
+          std::string text =
+              PipeDialect::ReplicasAttrHelper::getNameStr().str() + " = [";
           for (size_t s = 0; s < counts.size(); ++s)
             text += (s ? ", " : "") + std::to_string(counts[s]);
           return text + "]";
@@ -255,7 +258,8 @@ struct PipeSchedulePass
   /// After pipe-plan, pipe-microbatch must have split the batch into the
   /// plan's microbatches for each of its replicas.
   LogicalResult checkPlannedSpecialisation(func::FuncOp fn) {
-    auto planned = fn->getAttrOfType<IntegerAttr>("pipe.microbatches");
+    IntegerAttr planned =
+        PipeDialect::MicrobatchesAttrHelper(fn.getContext()).getAttr(fn);
     if (!replicasFromPlan || !planned ||
         planned.getInt() * numReplicas == specialized)
       return success();

@@ -32,9 +32,8 @@ pipewave::pipe::autodiff::differentiableArgs(func::FuncOp stage) {
   for (unsigned i = 0; i < stage.getNumArguments(); ++i) {
     if (!isFloatTensor(stage.getArgumentTypes()[i]))
       continue;
-    bool param =
-        stage.getArgAttr(i, PipeDialect::getParamAttrName()) != nullptr;
-    bool named = stage.getArgAttr(i, PipeDialect::getNameAttrName()) != nullptr;
+    bool param = static_cast<bool>(getParamArgAttr(stage, i));
+    bool named = static_cast<bool>(getNameArgAttr(stage, i));
     if (param || !named)
       args.push_back(i);
   }

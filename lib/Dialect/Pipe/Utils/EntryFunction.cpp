@@ -36,13 +36,11 @@ Operation *pipewave::pipe::getTopLevelAncestor(Block &block, Operation *op) {
 }
 
 std::string pipewave::pipe::getArgName(func::FuncOp fn, unsigned index) {
-  if (auto name = fn.getArgAttrOfType<StringAttr>(
-          index, PipeDialect::getNameAttrName()))
+  if (StringAttr name = getNameArgAttr(fn, index))
     return name.str();
   return "#" + std::to_string(index);
 }
 
 bool pipewave::pipe::isParam(func::FuncOp fn, unsigned index) {
-  return static_cast<bool>(
-      fn.getArgAttr(index, PipeDialect::getParamAttrName()));
+  return static_cast<bool>(getParamArgAttr(fn, index));
 }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
 #include "pipewave/Dialect/Sched/Utils/StageCosts.h"
@@ -162,7 +163,8 @@ struct SchedSimulatePass
   LogicalResult applyReplicas(func::FuncOp fn, const schedule::Program &program,
                               sim::CostTable &table, sim::Placement &placement,
                               int &numDevices) {
-    auto replicas = fn->getAttrOfType<DenseI64ArrayAttr>("pipe.replicas");
+    DenseI64ArrayAttr replicas =
+        pipe::PipeDialect::ReplicasAttrHelper(fn.getContext()).getAttr(fn);
     if (!replicas ||
         llvm::all_of(replicas.asArrayRef(), [](int64_t r) { return r == 1; }))
       return success();

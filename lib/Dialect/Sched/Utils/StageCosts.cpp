@@ -38,7 +38,7 @@ double pipewave::sched::typeBytes(Type type) {
 
 static bool isParamArg(func::FuncOp fn, unsigned index) {
   return static_cast<bool>(
-      fn.getArgAttr(index, pipe::PipeDialect::getParamAttrName()));
+      fn.getArgAttr(index, pipe::PipeDialect::ParamAttrHelper::getNameStr()));
 }
 
 FailureOr<std::vector<func::FuncOp>>
@@ -194,11 +194,12 @@ FailureOr<ModelCosts> pipewave::sched::computeModelCosts(
                                       device.memoryBytesPerSecond
                                 : 0;
 
-    func::FuncOp bwd = linkedFunction(fn, pipe::PipeDialect::getBwdAttrName());
+    func::FuncOp bwd =
+        linkedFunction(fn, pipe::PipeDialect::BwdAttrHelper::getNameStr());
     func::FuncOp bwdInput =
-        linkedFunction(fn, pipe::PipeDialect::getBwdInputAttrName());
-    func::FuncOp bwdWeight =
-        linkedFunction(fn, pipe::PipeDialect::getBwdWeightAttrName());
+        linkedFunction(fn, pipe::PipeDialect::BwdInputAttrHelper::getNameStr());
+    func::FuncOp bwdWeight = linkedFunction(
+        fn, pipe::PipeDialect::BwdWeightAttrHelper::getNameStr());
     work.hasBackwardFunction = static_cast<bool>(bwd);
     work.hasSplitBackward = bwdInput && bwdWeight;
     work.backwardSeconds = bwd ? seconds(bwd) : 2 * work.forwardSeconds;
@@ -215,8 +216,8 @@ FailureOr<ModelCosts> pipewave::sched::computeModelCosts(
 
     // Stash: the forward function's extra results, or every produced tensor.
     double stash = 0;
-    if (func::FuncOp fwd =
-            linkedFunction(fn, pipe::PipeDialect::getFwdAttrName())) {
+    if (func::FuncOp fwd = linkedFunction(
+            fn, pipe::PipeDialect::FwdAttrHelper::getNameStr())) {
       work.hasForwardFunction = true;
       ArrayRef<Type> results = fwd.getResultTypes();
       for (size_t i = fn.getNumResults(); i < results.size(); ++i)

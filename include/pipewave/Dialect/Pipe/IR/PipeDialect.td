@@ -26,7 +26,9 @@ def Pipe_Dialect : Dialect {
     * `pipe.param` (unit) on an argument of the entry function: the argument
       is a trainable parameter owned by the runtime across steps.
     * `pipe.name = "..."` on an argument of the entry function: its name,
-      used by `--data NAME=FILE.npy`, safetensors files and checkpoints.
+      used by `--data NAME=FILE.npy`, safetensors files and checkpoints; on
+      a result of the entry function: the name of that output (importers
+      take it from the source model).
     * `pipe.fwd = @f`, `pipe.bwd = @b` on a stage function: its forward
       (results, then the stash) and backward functions, written by
       `pipe-autodiff`; `pipe.bwd_input = @i` and `pipe.bwd_weight = @w`
@@ -39,6 +41,10 @@ def Pipe_Dialect : Dialect {
     * `pipe.microbatches = M : i64` on the entry function: the microbatches
       of a step, as planned by `pipe-plan`; `pipe-microbatch` and
       `pipe-schedule` use it when their `microbatches` option is 0.
+    * `pipe.combine = "sum" | "concat"` on a result of the entry function,
+      written by `pipe-microbatch`: how the per-microbatch values of that
+      result make the value of the step (summed, or concatenated along
+      dimension 0).
 
     An example of a model cut by hand into two stages:
 
@@ -51,23 +57,25 @@ def Pipe_Dialect : Dialect {
     }
     ```
   }];
+  // The discardable attributes listed in the description, in that order.
+  // TableGen generates a typed helper for each (`PipeDialect::StageAttrHelper`
+  // for `pipe.stage`, ...); the argument and result attributes are reached
+  // through the accessors of Pipe.h built on them.
+  let discardableAttrs = (ins
+    "::mlir::IntegerAttr":$stage,
+    "::mlir::UnitAttr":$param,
+    "::mlir::StringAttr":$name,
+    "::mlir::FlatSymbolRefAttr":$fwd,
+    "::mlir::FlatSymbolRefAttr":$bwd,
+    "::mlir::FlatSymbolRefAttr":$bwd_input,
+    "::mlir::FlatSymbolRefAttr":$bwd_weight,
+    "::mlir::DenseI64ArrayAttr":$grad_args,
+    "::mlir::DenseI64ArrayAttr":$replicas,
+    "::mlir::IntegerAttr":$microbatches,
+    "::mlir::StringAttr":$combine
+  );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
-  let extraClassDeclaration = [{
-    /// Name of the stage attribute on operations and stage functions.
-    static constexpr ::llvm::StringLiteral getStageAttrName() { return "pipe.stage"; }
-    /// Name of the unit argument attribute marking trainable parameters.
-    static constexpr ::llvm::StringLiteral getParamAttrName() { return "pipe.param"; }
-    /// Name of the string argument attribute naming entry arguments.
-    static constexpr ::llvm::StringLiteral getNameAttrName() { return "pipe.name"; }
-    /// Names of the attributes linking a stage function to the functions
-    /// `pipe-autodiff` generates, and listing its differentiated arguments.
-    static constexpr ::llvm::StringLiteral getFwdAttrName() { return "pipe.fwd"; }
-    static constexpr ::llvm::StringLiteral getBwdAttrName() { return "pipe.bwd"; }
-    static constexpr ::llvm::StringLiteral getBwdInputAttrName() { return "pipe.bwd_input"; }
-    static constexpr ::llvm::StringLiteral getBwdWeightAttrName() { return "pipe.bwd_weight"; }
-    static constexpr ::llvm::StringLiteral getGradArgsAttrName() { return "pipe.grad_args"; }
-  }];
 }
 
 class Pipe_Op<string mnemonic, list<Trait> traits = []>

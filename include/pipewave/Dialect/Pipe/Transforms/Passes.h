@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
+#include "pipewave/Dialect/Pipe/Transforms/PassEnums.h"
 #include "pipewave/Dialect/Sched/IR/Sched.h"
 
 namespace pipewave::pipe {

@@ -38,8 +38,18 @@ def PipePartition : Pass<"pipe-partition", "::mlir::ModuleOp"> {
   let options = [
     Option<"numStages", "num-stages", "int64_t", /*default=*/"0",
            "Number of pipeline stages (0: from the pipe.split markers)">,
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
-           "How to cut: auto, manual, uniform or balanced">,
+    Option<"strategy", "strategy", "::pipewave::pipe::PartitionStrategy",
+           /*default=*/"::pipewave::pipe::PartitionStrategy::Auto",
+           "How to cut: auto, manual, uniform or balanced",
+           [{::llvm::cl::values(
+             clEnumValN(::pipewave::pipe::PartitionStrategy::Auto, "auto",
+                        "manual with pipe.split markers, else balanced"),
+             clEnumValN(::pipewave::pipe::PartitionStrategy::Manual, "manual",
+                        "the pipe.split markers or pipe.stage attributes"),
+             clEnumValN(::pipewave::pipe::PartitionStrategy::Uniform,
+                        "uniform", "the same number of ops per stage"),
+             clEnumValN(::pipewave::pipe::PartitionStrategy::Balanced,
+                        "balanced", "the same cost per stage"))}]>,
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
   ];
@@ -478,15 +488,24 @@ def PipeRecompute : Pass<"pipe-recompute", "::mlir::ModuleOp"> {
     The statistics (`-mlir-pass-statistics`, where LLVM is built with
     statistics enabled) sum the figures over the stages.
 
-    Errors: an unknown policy; a stage already differentiated (run
-    `pipe-recompute` before `pipe-autodiff`); a stage that `pipe-autodiff`
-    cannot differentiate (its diagnostics).
+    Errors: a stage already differentiated (run `pipe-recompute` before
+    `pipe-autodiff`); a stage that `pipe-autodiff` cannot differentiate (its
+    diagnostics). An unknown policy is rejected when the options are parsed.
 
     Example: `pipewave-opt --pipe-recompute="policy=selective"`.
   }];
   let options = [
-    Option<"policy", "policy", "std::string", /*default=*/"\"none\"",
-           "What to recompute: none, full or selective">,
+    Option<"policy", "policy", "::pipewave::pipe::RecomputePolicy",
+           /*default=*/"::pipewave::pipe::RecomputePolicy::None",
+           "What to recompute: none, full or selective",
+           [{::llvm::cl::values(
+             clEnumValN(::pipewave::pipe::RecomputePolicy::None, "none",
+                        "stash every value the backward reads"),
+             clEnumValN(::pipewave::pipe::RecomputePolicy::Full, "full",
+                        "stash the stage inputs, recompute the forward"),
+             clEnumValN(::pipewave::pipe::RecomputePolicy::Selective,
+                        "selective", "stash the results of expensive ops, "
+                        "recompute the cheap ones"))}]>,
     Option<"threshold", "threshold", "double", /*default=*/"16.0",
            "selective: an op is kept when its FLOPs per result element "
            "exceed this">,
