@@ -1,6 +1,6 @@
 //===- table.cpp - Bubble and stash table of the built-in schedules -------===//
 //
-// Prints, as Markdown, the bubble fraction that simulate() measures for every
+// Prints, as Markdown, the bubble fraction that computeTimeline() measures for every
 // registered schedule family (pipewave/Schedule/Registry.h) next to its
 // closed form, and the peak number of
 // activations stashed on each rank. docs/schedules.md holds the output.
@@ -23,7 +23,7 @@
 
 #include "pipewave/Schedule/Generate.h"
 #include "pipewave/Schedule/Registry.h"
-#include "pipewave/Schedule/Simulate.h"
+#include "pipewave/Schedule/Timeline.h"
 #include "pipewave/Simulator/Simulator.h"
 #include "pipewave/Simulator/Trace.h"
 
@@ -95,7 +95,7 @@ std::string svg(const Timeline &timeline) {
   // F 1, B 2, I 1, W 1 per full stage, no communication; a chunk of a
   // schedule with v chunks per rank takes 1/v of that, as in the table, so
   // the pictures share one time scale.
-  Costs costs;
+  UniformCosts costs;
   double scale = static_cast<double>(numRanks) / program.numStages;
   costs.forward *= scale;
   costs.backward *= scale;

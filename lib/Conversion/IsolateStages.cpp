@@ -24,22 +24,6 @@ using namespace pipewave;
 
 namespace {
 
-/// Moves the bodies of the `pipe.recompute` ops in `fn` in place: they only
-/// matter to pipe-autodiff, and the native code runs them once.
-void inlineRecompute(func::FuncOp fn) {
-  SmallVector<pipe::RecomputeOp> regions;
-  fn.walk([&](pipe::RecomputeOp op) { regions.push_back(op); });
-  for (pipe::RecomputeOp op : regions) {
-    Block &body = op.getBody().front();
-    Operation *yield = body.getTerminator();
-    op->getBlock()->getOperations().splice(Block::iterator(op),
-                                           body.getOperations(), body.begin(),
-                                           Block::iterator(yield));
-    op->replaceAllUsesWith(yield->getOperands());
-    op.erase();
-  }
-}
-
 struct PipeIsolateStagesPass
     : public pipewave::impl::PipeIsolateStagesBase<PipeIsolateStagesPass> {
   using PipeIsolateStagesBase::PipeIsolateStagesBase;
@@ -101,7 +85,9 @@ struct PipeIsolateStagesPass
         op.erase();
 
     for (func::FuncOp fn : lowered) {
-      inlineRecompute(fn);
+      // The native code runs the forward once: the `pipe.recompute` regions
+      // only mattered to pipe-autodiff.
+      pipe::RecomputeOp::inlineAll(fn);
       fn.setPrivate();
       for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
         if (isa<TensorType>(fn.getArgumentTypes()[i]))

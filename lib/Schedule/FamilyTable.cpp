@@ -6,7 +6,7 @@
 //
 // The Markdown table of docs/schedules.md: every registered family, for each
 // option value it shows, at 4 and 8 ranks and 8, 16 and 32 microbatches:
-// the bubble fraction simulate() measures with unit costs next to the
+// the bubble fraction computeTimeline() measures with unit costs next to the
 // family's closed form, and the peak stash of every rank. A full stage's
 // forward takes 1 and its backward 2 (I and W 1 each when split); a chunk of
 // a family with v stages per rank takes 1/v of that, so every schedule does
@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Schedule/Registry.h"
-#include "pipewave/Schedule/Simulate.h"
+#include "pipewave/Schedule/Timeline.h"
 
 #include <cstdio>
 
@@ -59,13 +59,13 @@ std::string render(const Row &row) {
   if (!built)
     return "| " + family.name + " | error: " + built.error + " |\n";
   const Program &program = *built.program;
-  Costs costs;
+  UniformCosts costs;
   double scale = static_cast<double>(row.ranks) / program.numStages;
   costs.forward = scale;
   costs.backward = 2 * scale;
   costs.backwardInput = scale;
   costs.backwardWeight = scale;
-  SimResult result = simulate(program, costs);
+  StepTimeline result = computeTimeline(program, costs);
   if (!result.error.empty())
     return "| " + family.name + " | error: " + result.error + " |\n";
   std::string stash;

@@ -23,14 +23,11 @@ using schedule::Program;
 using schedule::RankProgram;
 using schedule::Slice;
 
-CostTable CostTable::uniform(int numStages, const schedule::Costs &costs) {
+CostTable CostTable::uniform(int numStages,
+                             const schedule::UniformCosts &costs) {
   CostTable table;
   StageCosts stage;
-  stage.forward = costs.forward;
-  stage.backward = costs.backward;
-  stage.backwardInput = costs.backwardInput;
-  stage.backwardWeight = costs.backwardWeight;
-  stage.optimizer = costs.optimizer;
+  static_cast<schedule::ActionDurations &>(stage) = costs;
   table.stages.assign(std::max(0, numStages), stage);
   return table;
 }
@@ -203,21 +200,7 @@ private:
   const StageCosts &stageCosts(int stage) const { return costs.stages[stage]; }
 
   double duration(const Action &action) const {
-    const StageCosts &stage = stageCosts(action.stage);
-    switch (action.kind) {
-    case ActionKind::Forward:
-      return stage.forward;
-    case ActionKind::Backward:
-      return stage.backward;
-    case ActionKind::BackwardInput:
-      return stage.backwardInput;
-    case ActionKind::BackwardWeight:
-      return stage.backwardWeight;
-    case ActionKind::OptimizerStep:
-      return stage.optimizer;
-    default:
-      return 0;
-    }
+    return stageCosts(action.stage).of(action.kind);
   }
 
   void occupy(int rank, double start, double end) {

@@ -7,6 +7,7 @@
 #include "pipewave-runtime/Safetensors.h"
 #include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/Json.h"
+#include "pipewave/Support/Safetensors.h"
 
 #include <algorithm>
 
@@ -190,40 +191,14 @@ HostTensor SafetensorsReader::read(const std::string &name) const {
 std::string
 encodeSafetensorsHeader(const std::vector<SafetensorsTensorRef> &tensors,
                         const std::map<std::string, std::string> &metadata) {
-  std::string json = "{";
-  bool first = true;
-  if (!metadata.empty()) {
-    json += "\"__metadata__\":{";
-    bool firstKey = true;
-    for (const auto &[key, value] : metadata) {
-      json += (firstKey ? "" : ",") + jsonQuote(key) + ":" + jsonQuote(value);
-      firstKey = false;
-    }
-    json += "}";
-    first = false;
-  }
-  uint64_t offset = 0;
+  std::vector<safetensors::TensorInfo> infos;
   for (const SafetensorsTensorRef &tensor : tensors) {
     uint64_t bytes = static_cast<uint64_t>(numElements(tensor.shape)) *
                      dtypeSize(tensor.dtype);
-    json += (first ? "" : ",") + jsonQuote(tensor.name) + ":{\"dtype\":\"" +
-            safetensorsDTypeName(tensor.dtype) + "\",\"shape\":[";
-    for (size_t i = 0; i < tensor.shape.size(); ++i)
-      json += (i ? "," : "") + std::to_string(tensor.shape[i]);
-    json += "],\"data_offsets\":[" + std::to_string(offset) + "," +
-            std::to_string(offset + bytes) + "]}";
-    offset += bytes;
-    first = false;
+    infos.push_back(
+        {tensor.name, safetensorsDTypeName(tensor.dtype), tensor.shape, bytes});
   }
-  json += "}";
-  // Pad with spaces so the data starts 8-byte aligned.
-  while (json.size() % 8)
-    json += ' ';
-  std::string out(8, '\0');
-  uint64_t length = json.size();
-  for (int i = 0; i < 8; ++i)
-    out[i] = static_cast<char>((length >> (8 * i)) & 0xFF);
-  return out + json;
+  return safetensors::encodeHeader(infos, metadata);
 }
 
 void writeSafetensors(const std::string &path,

@@ -60,10 +60,10 @@ TEST(ActionListTest, RoundTripsEveryGenerator) {
       EXPECT_EQ(program.ranks[r].stages, original.ranks[r].stages);
     EXPECT_EQ(computeOrder(program), computeOrder(original));
     // The implied messages cost nothing extra: same timing.
-    Costs costs;
+    UniformCosts costs;
     costs.comm = 0.25;
-    SimResult before = simulated(original, costs);
-    SimResult after = simulated(program, costs);
+    StepTimeline before = simulated(original, costs);
+    StepTimeline after = simulated(program, costs);
     EXPECT_DOUBLE_EQ(after.makespan, before.makespan);
     // Formatting is stable.
     EXPECT_EQ(formatActionList(program), text);

@@ -63,7 +63,7 @@ TEST_P(HanayoTest, BubbleClosedForm) {
   // Chunk costs 1/(2W) of a stage: bubble 2(P-1) / (3WM + 2(P-1)), i.e.
   // every rank idles (P-1)(2 tF + tB).
   Program program = checked(buildHanayo(P(), W(), M()));
-  SimResult result = simulated(program, chunkCosts(2 * W()));
+  StepTimeline result = simulated(program, chunkCosts(2 * W()));
   EXPECT_NEAR(result.bubbleFraction, hanayoBubble(P(), W(), M()), 1e-12);
   double tF = 1.0 / (2 * W()), tB = 2 * tF;
   EXPECT_NEAR(result.makespan, 3.0 * M() + (P() - 1) * (2 * tF + tB), 1e-9);
@@ -71,7 +71,7 @@ TEST_P(HanayoTest, BubbleClosedForm) {
 
 TEST_P(HanayoTest, PeakStash) {
   Program program = checked(buildHanayo(P(), W(), M()));
-  SimResult result = simulated(program, chunkCosts(2 * W()));
+  StepTimeline result = simulated(program, chunkCosts(2 * W()));
   int total = 2 * W() * M();
   for (int r = 0; r < P(); ++r) {
     int warmup = std::min(std::min(2 * W() * P(), total - P()) + r, total);
@@ -95,7 +95,7 @@ TEST(HanayoEdgeTest, BubbleFallsWithWaves) {
     for (int M : {8, 16, 32}) {
       double previous = 1;
       for (int W : {1, 2, 4}) {
-        SimResult result =
+        StepTimeline result =
             simulated(checked(buildHanayo(P, W, M)), chunkCosts(2 * W));
         EXPECT_LT(result.bubbleFraction, previous)
             << "P " << P << " W " << W << " M " << M;
@@ -111,7 +111,7 @@ TEST(HanayoEdgeTest, OtherShapesMatchTheFormula) {
         SCOPED_TRACE("P " + std::to_string(P) + " W " + std::to_string(W) +
                      " M " + std::to_string(M));
         Program program = checked(buildHanayo(P, W, M));
-        SimResult result = simulated(program, chunkCosts(2 * W));
+        StepTimeline result = simulated(program, chunkCosts(2 * W));
         EXPECT_NEAR(result.bubbleFraction, hanayoBubble(P, W, M), 1e-12);
       }
 }
@@ -121,10 +121,10 @@ TEST(HanayoEdgeTest, OtherCostRatios) {
   Program program = checked(buildHanayo(4, 2, 16));
   for (auto [forward, backward] :
        {std::pair{1.0, 1.0}, std::pair{1.0, 3.0}, std::pair{2.0, 1.0}}) {
-    Costs costs;
+    UniformCosts costs;
     costs.forward = forward;
     costs.backward = backward;
-    SimResult result = simulated(program, costs);
+    StepTimeline result = simulated(program, costs);
     EXPECT_NEAR(result.makespan - 2 * 2 * 16 * (forward + backward),
                 2 * 3 * std::max(forward, backward), 1e-9)
         << "tF " << forward << " tB " << backward;

@@ -41,7 +41,7 @@ TEST_P(InterleavedTest, PlacementAndVerifies) {
 TEST_P(InterleavedTest, BubbleClosedForm) {
   // Chunk costs are 1/v of a stage: bubble (P-1) / (vM + P-1).
   Program program = checked(buildInterleaved1F1B(P(), v(), M()));
-  SimResult result = simulated(program, chunkCosts(v()));
+  StepTimeline result = simulated(program, chunkCosts(v()));
   double p = P(), m = M(), chunks = v();
   EXPECT_NEAR(result.bubbleFraction, (p - 1) / (chunks * m + p - 1), 1e-12);
   EXPECT_NEAR(result.makespan, 3 * m + 3 * (p - 1) / chunks, 1e-9);
@@ -52,10 +52,10 @@ TEST_P(InterleavedTest, IdleIsPMinusOneChunkRoundTrips) {
   Program program = checked(buildInterleaved1F1B(P(), v(), M()));
   for (auto [forward, backward] :
        {std::pair{1.0, 1.0}, std::pair{1.0, 3.0}, std::pair{2.0, 1.0}}) {
-    Costs costs;
+    UniformCosts costs;
     costs.forward = forward;
     costs.backward = backward;
-    SimResult result = simulated(program, costs);
+    StepTimeline result = simulated(program, costs);
     EXPECT_NEAR(result.makespan - v() * M() * (forward + backward),
                 (P() - 1) * (forward + backward), 1e-9)
         << "tF " << forward << " tB " << backward;
@@ -64,7 +64,7 @@ TEST_P(InterleavedTest, IdleIsPMinusOneChunkRoundTrips) {
 
 TEST_P(InterleavedTest, PeakStashIsWarmupPlusOne) {
   Program program = checked(buildInterleaved1F1B(P(), v(), M()));
-  SimResult result = simulated(program, chunkCosts(v()));
+  StepTimeline result = simulated(program, chunkCosts(v()));
   int total = v() * M();
   for (int r = 0; r < P(); ++r) {
     int warmup = M() == P()
@@ -92,7 +92,7 @@ TEST(InterleavedEdgeTest, SmallShapesVerifyAndMatchTheFormula) {
         SCOPED_TRACE("P " + std::to_string(P) + " v " + std::to_string(v) +
                      " M " + std::to_string(M));
         Program program = checked(buildInterleaved1F1B(P, v, M));
-        SimResult result = simulated(program, chunkCosts(v));
+        StepTimeline result = simulated(program, chunkCosts(v));
         EXPECT_NEAR(result.bubbleFraction, double(P - 1) / (v * M + P - 1),
                     1e-12);
       }

@@ -5,7 +5,7 @@
 
 #include "pipewave/Schedule/Generate.h"
 #include "pipewave/Schedule/Program.h"
-#include "pipewave/Schedule/Simulate.h"
+#include "pipewave/Schedule/Timeline.h"
 #include "pipewave/Schedule/Verify.h"
 
 #include "TestUtil.h"
@@ -29,16 +29,17 @@ inline Program checked(const BuildResult &result) {
 }
 
 /// Simulates, failing the test on a simulation error.
-inline SimResult simulated(const Program &program, const Costs &costs) {
-  SimResult result = simulate(program, costs);
+inline StepTimeline simulated(const Program &program,
+                              const UniformCosts &costs) {
+  StepTimeline result = computeTimeline(program, costs);
   EXPECT_TRUE(result.error.empty()) << result.error;
   return result;
 }
 
 /// Unit costs of a chunk that is 1/chunks of a stage: F 1, B 2, I 1, W 1,
 /// divided by `chunks`.
-inline Costs chunkCosts(int chunks) {
-  Costs costs;
+inline UniformCosts chunkCosts(int chunks) {
+  UniformCosts costs;
   costs.forward = 1.0 / chunks;
   costs.backward = 2.0 / chunks;
   costs.backwardInput = 1.0 / chunks;
@@ -68,7 +69,7 @@ computeOrder(const Program &program) {
 }
 
 /// The largest peak stash over the ranks.
-inline int maxStash(const SimResult &result) {
+inline int maxStash(const StepTimeline &result) {
   int peak = 0;
   for (const RankTiming &rank : result.ranks)
     peak = std::max(peak, rank.peakStash);

@@ -14,7 +14,7 @@ TEST(SimulateStashTest, EqualsThePerStagePeakWithOneStagePerRank) {
     for (int M : {1, 5, 8})
       for (const BuildResult &built :
            {build1F1B(S, M), buildGPipe(S, M), buildZeroBubbleH1(S, M)}) {
-        SimResult result = simulated(checked(built), Costs());
+        StepTimeline result = simulated(checked(built), UniformCosts());
         for (const RankTiming &rank : result.ranks) {
           ASSERT_EQ(rank.peakInFlight.size(), 1u);
           EXPECT_EQ(rank.peakStash, rank.peakInFlight.begin()->second);
@@ -25,7 +25,8 @@ TEST(SimulateStashTest, EqualsThePerStagePeakWithOneStagePerRank) {
 TEST(SimulateStashTest, SumsOverTheStagesOfARank) {
   // Hanayo P = 1, W = 2, M = 1: four stages on one rank, all forwards before
   // the backwards: four activations stashed at once, one per stage.
-  SimResult result = simulated(checked(buildHanayo(1, 2, 1)), Costs());
+  StepTimeline result =
+      simulated(checked(buildHanayo(1, 2, 1)), UniformCosts());
   ASSERT_EQ(result.ranks.size(), 1u);
   EXPECT_EQ(result.ranks[0].peakStash, 4);
   for (auto [stage, peak] : result.ranks[0].peakInFlight)
@@ -33,8 +34,8 @@ TEST(SimulateStashTest, SumsOverTheStagesOfARank) {
 }
 
 TEST(SimulateStashTest, ForwardOnlyStashesNothing) {
-  SimResult result =
-      simulated(checked(buildGPipe(2, 4, /*forwardOnly=*/true)), Costs());
+  StepTimeline result = simulated(
+      checked(buildGPipe(2, 4, /*forwardOnly=*/true)), UniformCosts());
   for (const RankTiming &rank : result.ranks)
     EXPECT_EQ(rank.peakStash, 0);
 }

@@ -1,6 +1,6 @@
 //===- SimulateTest.cpp - Tests of the unit-cost simulator ----------------===//
 
-#include "pipewave/Schedule/Simulate.h"
+#include "pipewave/Schedule/Timeline.h"
 
 #include "TestUtil.h"
 
@@ -23,10 +23,10 @@ protected:
   /// uniform stages and free communication.
   void checkMakespan(double forward, double backward) {
     Program program = build(schedule(), numStages(), numMicrobatches());
-    Costs costs;
+    UniformCosts costs;
     costs.forward = forward;
     costs.backward = backward;
-    SimResult result = simulate(program, costs);
+    StepTimeline result = computeTimeline(program, costs);
     ASSERT_TRUE(result.error.empty()) << result.error;
     double S = numStages(), M = numMicrobatches();
     EXPECT_NEAR(result.makespan, (M + S - 1) * (forward + backward), 1e-12);
@@ -42,7 +42,7 @@ TEST_P(SimulateTest, MakespanEqualCosts) { checkMakespan(1, 1); }
 
 TEST_P(SimulateTest, PeakInFlight) {
   Program program = build(schedule(), numStages(), numMicrobatches());
-  SimResult result = simulate(program, Costs());
+  StepTimeline result = computeTimeline(program, UniformCosts());
   ASSERT_TRUE(result.error.empty()) << result.error;
   ASSERT_EQ(result.ranks.size(), size_t(numStages()));
   for (int s = 0; s < numStages(); ++s) {
@@ -57,7 +57,7 @@ TEST_P(SimulateTest, PeakInFlight) {
 
 TEST_P(SimulateTest, SlicesCoverEveryActionInOrder) {
   Program program = build(schedule(), numStages(), numMicrobatches());
-  SimResult result = simulate(program, Costs());
+  StepTimeline result = computeTimeline(program, UniformCosts());
   ASSERT_TRUE(result.error.empty()) << result.error;
   for (size_t r = 0; r < program.ranks.size(); ++r) {
     const std::vector<Slice> &slices = result.ranks[r].slices;
@@ -82,9 +82,9 @@ TEST(SimulateTest, CommunicationDelaysRecvs) {
   // GPipe S=2, M=1 with comm=0.5: F0 [0,1], recv [1,1.5], F1 [1.5,2.5],
   // B1 [2.5,4.5], recv [4.5,5], B0 [5,7].
   Program program = build("gpipe", 2, 1);
-  Costs costs;
+  UniformCosts costs;
   costs.comm = 0.5;
-  SimResult result = simulate(program, costs);
+  StepTimeline result = computeTimeline(program, costs);
   ASSERT_TRUE(result.error.empty()) << result.error;
   EXPECT_DOUBLE_EQ(result.makespan, 7);
   EXPECT_DOUBLE_EQ(result.bubbleFraction, 1 - 6.0 / 14.0);
@@ -119,13 +119,13 @@ TEST(SimulateTest, SplitBackwardAndAllReduce) {
     rank.actions.push_back(optimizer);
     program.ranks.push_back(rank);
   }
-  Costs costs;
+  UniformCosts costs;
   costs.forward = 1;
   costs.backwardInput = 1;
   costs.backwardWeight = 1;
   costs.allReduce = 3;
   costs.optimizer = 0.5;
-  SimResult result = simulate(program, costs);
+  StepTimeline result = computeTimeline(program, costs);
   ASSERT_TRUE(result.error.empty()) << result.error;
   // 6 compute units, then allreduce [6,9], optimizer [9,9.5].
   EXPECT_DOUBLE_EQ(result.makespan, 9.5);
@@ -140,7 +140,7 @@ TEST(SimulateTest, SplitBackwardAndAllReduce) {
 TEST(SimulateTest, ForwardOnlyStashesNothing) {
   BuildResult built = buildGPipe(3, 4, /*forwardOnly=*/true);
   ASSERT_TRUE(built) << built.error;
-  SimResult result = simulate(*built.program, Costs());
+  StepTimeline result = computeTimeline(*built.program, UniformCosts());
   ASSERT_TRUE(result.error.empty()) << result.error;
   EXPECT_DOUBLE_EQ(result.makespan, 4 + 3 - 1);
   EXPECT_DOUBLE_EQ(result.bubbleFraction, 2.0 / 6.0);
@@ -152,7 +152,7 @@ TEST(SimulateTest, ForwardOnlyStashesNothing) {
 TEST(SimulateTest, RejectsInvalidProgram) {
   Program program = build("gpipe", 2, 2);
   program.ranks[1].actions.erase(program.ranks[1].actions.begin());
-  SimResult result = simulate(program, Costs());
+  StepTimeline result = computeTimeline(program, UniformCosts());
   EXPECT_NE(result.error.find("invalid program: rank 1:"), std::string::npos)
       << result.error;
   EXPECT_TRUE(result.ranks.empty());
@@ -160,7 +160,7 @@ TEST(SimulateTest, RejectsInvalidProgram) {
 
 TEST(SimulateTest, LargeOneFOneB) {
   Program program = build("1f1b", 8, 256);
-  SimResult result = simulate(program, Costs());
+  StepTimeline result = computeTimeline(program, UniformCosts());
   ASSERT_TRUE(result.error.empty()) << result.error;
   EXPECT_NEAR(result.makespan, (256 + 8 - 1) * 3.0, 1e-9);
 }

@@ -12,8 +12,8 @@ using namespace pipewave::schedule::test;
 
 namespace {
 
-Costs splitCosts(double forward, double input, double weight) {
-  Costs costs;
+UniformCosts splitCosts(double forward, double input, double weight) {
+  UniformCosts costs;
   costs.forward = forward;
   costs.backwardInput = input;
   costs.backwardWeight = weight;
@@ -50,9 +50,9 @@ TEST_P(ZeroBubbleTest, H1IdleIsAThirdOf1F1B) {
   // tF = tI = tW = 1 (1F1B's tB = tI + tW = 2): the per-rank idle time
   // makespan - 3M shrinks to a third.
   double m = M();
-  SimResult zb =
+  StepTimeline zb =
       simulated(checked(buildZeroBubbleH1(P(), M())), splitCosts(1, 1, 1));
-  SimResult oneFOneB =
+  StepTimeline oneFOneB =
       simulated(checked(build1F1B(P(), M())), splitCosts(1, 1, 1));
   EXPECT_NEAR(zb.makespan - 3 * m, (oneFOneB.makespan - 3 * m) / 3, 1e-9);
   EXPECT_NEAR(zb.makespan, 3 * m + P() - 1, 1e-9);
@@ -61,7 +61,7 @@ TEST_P(ZeroBubbleTest, H1IdleIsAThirdOf1F1B) {
 TEST_P(ZeroBubbleTest, H1KeepsOneFOneBPeak) {
   // W frees the activation: at most min(S, M) microbatches between F and W
   // on every stage, the peak of 1F1B's first stage.
-  SimResult result =
+  StepTimeline result =
       simulated(checked(buildZeroBubbleH1(P(), M())), splitCosts(1, 1, 1));
   for (const RankTiming &rank : result.ranks)
     EXPECT_EQ(rank.peakStash, std::min(P(), M()));
@@ -72,7 +72,7 @@ TEST_P(ZeroBubbleTest, H1IdleForCheapW) {
   Program program = checked(buildZeroBubbleH1(P(), M()));
   for (auto [f, i, w] : {std::tuple{1.0, 1.0, 0.5}, std::tuple{2.0, 1.0, 1.0},
                          std::tuple{1.0, 2.0, 0.25}}) {
-    SimResult result = simulated(program, splitCosts(f, i, w));
+    StepTimeline result = simulated(program, splitCosts(f, i, w));
     EXPECT_NEAR(result.makespan - M() * (f + i + w), (P() - 1) * (f + i - w),
                 1e-9);
   }
@@ -95,20 +95,20 @@ TEST_P(ZeroBubbleTest, VReachesTheLowerBound) {
   // No rank starts before the P-1 forwards in front of it, so one step takes
   // at least 6M + P - 1 chunk times: bubble >= (P-1) / (6M + P-1). ZB-V
   // reaches the bound for these P (a parallelogram).
-  SimResult result =
+  StepTimeline result =
       simulated(checked(buildZeroBubbleV(P(), M())), splitCosts(1, 1, 1));
   double p = P(), m = M();
   EXPECT_NEAR(result.makespan, 6 * m + p - 1, 1e-9);
   EXPECT_NEAR(result.bubbleFraction, (p - 1) / (6 * m + p - 1), 1e-12);
   // Far below ZB-H1 on the same ranks (half-size chunks: idle P-1 chunk
   // times is (P-1)/2 stage times).
-  SimResult h1 =
+  StepTimeline h1 =
       simulated(checked(buildZeroBubbleH1(P(), M())), splitCosts(1, 1, 1));
   EXPECT_LT(result.bubbleFraction, h1.bubbleFraction);
 }
 
 TEST_P(ZeroBubbleTest, VKeepsOneFOneBPeak) {
-  SimResult result =
+  StepTimeline result =
       simulated(checked(buildZeroBubbleV(P(), M())), splitCosts(1, 1, 1));
   EXPECT_EQ(maxStash(result), 2 * P());
 }
@@ -122,7 +122,7 @@ TEST(ZeroBubbleEdgeTest, H1FewMicrobatches) {
   // M < S: makespan 2(M + S) - 1 with unit costs, still at most M in flight.
   for (int S : {2, 4, 8})
     for (int M = 1; M < S; ++M) {
-      SimResult result =
+      StepTimeline result =
           simulated(checked(buildZeroBubbleH1(S, M)), splitCosts(1, 1, 1));
       EXPECT_NEAR(result.makespan, 2 * (M + S) - 1, 1e-9)
           << "S " << S << " M " << M;
@@ -135,7 +135,7 @@ TEST(ZeroBubbleEdgeTest, VNearTheBoundForOtherRankCounts) {
   // times of the bound, exactly on it for P in {2, 3, 4, 8}.
   for (int P = 1; P <= 16; ++P)
     for (int M : {2 * P, 2 * P + 1, 3 * P, 64}) {
-      SimResult result =
+      StepTimeline result =
           simulated(checked(buildZeroBubbleV(P, M)), splitCosts(1, 1, 1));
       double idle = result.makespan - 6.0 * M;
       EXPECT_GE(idle, P - 1 - 1e-9) << "P " << P << " M " << M;

@@ -7,7 +7,7 @@
 #include "pipewave/Simulator/Simulator.h"
 
 #include "pipewave/Schedule/Generate.h"
-#include "pipewave/Schedule/Simulate.h"
+#include "pipewave/Schedule/Timeline.h"
 
 #include "gtest/gtest.h"
 
@@ -49,10 +49,10 @@ TEST_P(UnitCostTest, ReproducesUnitCostSimulator) {
   auto [name, stages, microbatches] = GetParam();
   Program program = build(name, stages, microbatches);
   for (auto [forward, backward] : {std::pair{1.0, 2.0}, std::pair{1.0, 1.0}}) {
-    schedule::Costs unit;
+    schedule::UniformCosts unit;
     unit.forward = forward;
     unit.backward = backward;
-    schedule::SimResult expected = schedule::simulate(program, unit);
+    schedule::StepTimeline expected = schedule::computeTimeline(program, unit);
     ASSERT_TRUE(expected.error.empty()) << expected.error;
     SimReport report = simulate(program, CostTable::uniform(stages, unit),
                                 Cluster::ideal(stages));

@@ -6,8 +6,8 @@
 //
 // Plain C++ (no MLIR/LLVM). An event simulation of one step of a
 // schedule::Program on a Cluster, with per-stage durations and sizes from a
-// CostTable. It generalises the unit-cost simulator of
-// pipewave/Schedule/Simulate.h (with unit costs and free communication the
+// CostTable. It generalises the uniform timeline of
+// pipewave/Schedule/Timeline.h (with unit costs and free communication the
 // two agree exactly) with:
 //
 // Compute. Every rank executes its actions in list order, one at a time; F,
@@ -45,8 +45,9 @@
 #ifndef PIPEWAVE_SIMULATOR_SIMULATOR_H
 #define PIPEWAVE_SIMULATOR_SIMULATOR_H
 
+#include "pipewave/Schedule/Durations.h"
 #include "pipewave/Schedule/Program.h"
-#include "pipewave/Schedule/Simulate.h"
+#include "pipewave/Schedule/Timeline.h"
 #include "pipewave/Simulator/Device.h"
 
 #include <map>
@@ -56,12 +57,7 @@
 namespace pipewave::sim {
 
 /// Durations (seconds) and sizes (bytes, per device) of one stage.
-struct StageCosts {
-  double forward = 0;
-  double backward = 0;
-  double backwardInput = 0;
-  double backwardWeight = 0;
-  double optimizer = 0;
+struct StageCosts : schedule::ActionDurations {
   /// Bytes F(s, m) sends to stage s+1 (the whole microbatch's tensor).
   double activationBytes = 0;
   /// Bytes B(s, m) / I(s, m) sends to stage s-1; negative means "the
@@ -83,12 +79,12 @@ struct CostTable {
   /// and second moments).
   double optimizerStateFactor = 2;
 
-  /// The unit-cost world of schedule::simulate: every stage takes the
-  /// durations of `costs` (forward, backward, backwardInput, backwardWeight,
-  /// optimizer) and moves and stores nothing. costs.comm and
+  /// The world of schedule::computeTimeline: every stage takes the
+  /// durations of `costs` and moves and stores nothing. costs.comm and
   /// costs.allReduce have no equivalent here and must be 0.
-  static CostTable uniform(int numStages,
-                           const schedule::Costs &costs = schedule::Costs());
+  static CostTable
+  uniform(int numStages,
+          const schedule::UniformCosts &costs = schedule::UniformCosts());
 
   /// Bytes sent by `kind` == Send of `payload` from `stage` (see the field
   /// comments).

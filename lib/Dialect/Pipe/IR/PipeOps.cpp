@@ -53,5 +53,22 @@ LogicalResult RecomputeOp::verify() {
   return diag;
 }
 
+void RecomputeOp::inlineBody() {
+  Block &body = getBody().front();
+  Operation *yield = body.getTerminator();
+  (*this)->getBlock()->getOperations().splice(
+      Block::iterator(*this), body.getOperations(), body.begin(),
+      Block::iterator(yield));
+  (*this)->replaceAllUsesWith(yield->getOperands());
+  erase();
+}
+
+void RecomputeOp::inlineAll(Operation *root) {
+  SmallVector<RecomputeOp> regions;
+  root->walk([&](RecomputeOp op) { regions.push_back(op); });
+  for (RecomputeOp op : regions)
+    op.inlineBody();
+}
+
 #define GET_OP_CLASSES
 #include "pipewave/Dialect/Pipe/IR/PipeOps.cpp.inc"

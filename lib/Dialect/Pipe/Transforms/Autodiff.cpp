@@ -58,29 +58,10 @@ using namespace pipewave::pipe::autodiff;
 
 namespace {
 
-bool isConstant(Operation *op) {
-  return op && (isFreeConstant(op) || op->hasTrait<OpTrait::ConstantLike>());
-}
-
 void eraseDeadOps(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
     if (isOpTriviallyDead(&op))
       op.erase();
-}
-
-/// Moves the bodies of the `pipe.recompute` ops in `fn` in place.
-void inlineRecompute(func::FuncOp fn) {
-  SmallVector<RecomputeOp> regions;
-  fn.walk([&](RecomputeOp op) { regions.push_back(op); });
-  for (RecomputeOp op : regions) {
-    Block &body = op.getBody().front();
-    Operation *yield = body.getTerminator();
-    op->getBlock()->getOperations().splice(Block::iterator(op),
-                                           body.getOperations(), body.begin(),
-                                           Block::iterator(yield));
-    op->replaceAllUsesWith(yield->getOperands());
-    op.erase();
-  }
 }
 
 /// Creates `@name` after `after`: a copy of `stage` that also returns
@@ -109,7 +90,7 @@ FailureOr<func::FuncOp> buildForward(func::FuncOp stage, ArrayRef<Value> stash,
   if (failed(fwd.insertResults(indices, types, attrs)))
     return failure();
   ret->insertOperands(ret->getNumOperands(), operands);
-  inlineRecompute(fwd);
+  RecomputeOp::inlineAll(fwd);
   return fwd;
 }
 
@@ -224,29 +205,17 @@ struct PipeAutodiffPass
       splitBackward = work->splitBackward;
     }
     const GradientRuleTable &rules = GradientRuleTable::getDefault();
-    SmallVector<func::FuncOp> stages;
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (PipeDialect::StageAttrHelper(fn.getContext()).isAttrPresent(fn))
-        stages.push_back(fn);
-
-    // Check every stage before changing anything.
-    bool ok = true;
-    for (func::FuncOp stage : stages) {
-      if (PipeDialect::FwdAttrHelper(stage.getContext()).isAttrPresent(stage)) {
-        stage.emitError() << "pipe-autodiff: stage function already has '"
-                          << PipeDialect::FwdAttrHelper::getNameStr()
-                          << "'; it was differentiated before";
-        ok = false;
-        continue;
-      }
-      if (failed(verifyDifferentiable(stage, differentiableArgs(stage), rules)))
-        ok = false;
-    }
-    if (!ok)
+    FailureOr<SmallVector<func::FuncOp>> stages = getStagesToDifferentiate(
+        module, rules,
+        ("pipe-autodiff: stage function already has '" +
+         PipeDialect::FwdAttrHelper::getNameStr() +
+         "'; it was differentiated before")
+            .str());
+    if (failed(stages))
       return signalPassFailure();
 
     SymbolTable symbols(module);
-    for (func::FuncOp stage : stages)
+    for (func::FuncOp stage : *stages)
       if (failed(differentiate(stage, rules, symbols)))
         return signalPassFailure();
   }

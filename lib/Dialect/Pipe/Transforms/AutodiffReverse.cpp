@@ -45,10 +45,6 @@ using namespace pipewave::pipe::autodiff;
 
 namespace {
 
-bool isConstant(Operation *op) {
-  return op && (isFreeConstant(op) || op->hasTrait<OpTrait::ConstantLike>());
-}
-
 /// Operands of `op` and the values its regions use from above.
 SmallVector<Value> inputsOf(Operation *op) {
   SmallVector<Value> inputs(op->getOperands());
@@ -313,6 +309,10 @@ private:
 };
 
 } // namespace
+
+bool pipewave::pipe::autodiff::isConstant(Operation *op) {
+  return op && (isFreeConstant(op) || op->hasTrait<OpTrait::ConstantLike>());
+}
 
 LogicalResult
 pipewave::pipe::autodiff::verifyDifferentiable(func::FuncOp stage,

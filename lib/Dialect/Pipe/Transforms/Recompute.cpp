@@ -172,29 +172,15 @@ struct PipeRecomputePass
     const autodiff::GradientRuleTable &rules =
         autodiff::GradientRuleTable::getDefault();
 
-    SmallVector<func::FuncOp> stages;
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (PipeDialect::StageAttrHelper(fn.getContext()).isAttrPresent(fn))
-        stages.push_back(fn);
-
-    // Check every stage before changing anything.
-    bool ok = true;
-    for (func::FuncOp stage : stages) {
-      if (PipeDialect::FwdAttrHelper(stage.getContext()).isAttrPresent(stage)) {
-        stage.emitError() << "pipe-recompute: stage function was already "
-                             "differentiated; run pipe-recompute before "
-                             "pipe-autodiff";
-        ok = false;
-        continue;
-      }
-      if (failed(autodiff::verifyDifferentiable(
-              stage, autodiff::differentiableArgs(stage), rules)))
-        ok = false;
-    }
-    if (!ok)
+    FailureOr<SmallVector<func::FuncOp>> stages =
+        autodiff::getStagesToDifferentiate(
+            module, rules,
+            "pipe-recompute: stage function was already differentiated; run "
+            "pipe-recompute before pipe-autodiff");
+    if (failed(stages))
       return signalPassFailure();
 
-    for (func::FuncOp stage : stages) {
+    for (func::FuncOp stage : *stages) {
       // Bytes per microbatch of every policy, each on a rewritten copy.
       int64_t bytes[3] = {0, 0, 0};
       for (Policy p : kPolicies) {

@@ -125,6 +125,16 @@ def Pipe_RecomputeOp : Pipe_Op<"recompute", [
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "(`->` type($results)^)? attr-dict-with-keyword $body";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Moves the operations of the body in place of this op, replaces its
+    /// results with the values its `pipe.yield` gives, and erases it.
+    void inlineBody();
+
+    /// Inlines the body of every `pipe.recompute` nested in `root` (see
+    /// inlineBody): for code that runs the forward once, where the regions
+    /// no longer matter.
+    static void inlineAll(::mlir::Operation *root);
+  }];
 }
 
 def Pipe_YieldOp : Pipe_Op<"yield", [

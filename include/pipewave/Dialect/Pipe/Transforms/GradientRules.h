@@ -231,6 +231,25 @@ buildBackward(mlir::func::FuncOp stage, llvm::ArrayRef<unsigned> gradArgs,
 /// True if `type` is a ranked tensor of floating-point elements.
 bool isFloatTensor(mlir::Type type);
 
+/// True for the constants the backward rematerialises where it uses them
+/// instead of stashing them: constant-like operations and the cost model's
+/// free constants (isFreeConstant). False for null.
+bool isConstant(mlir::Operation *op);
+
+//===----------------------------------------------------------------------===//
+// Stage functions (shared by pipe-autodiff and pipe-recompute;
+// DifferentiableStages.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The stage functions of `module` (func.func with `pipe.stage`) in module
+/// order, after checking all of them before anything changes: none may be
+/// differentiated already (have `pipe.fwd`; `differentiatedError` is the
+/// error on such a function) and each must pass verifyDifferentiable. Every
+/// problem is reported; any one makes the result a failure.
+mlir::FailureOr<llvm::SmallVector<mlir::func::FuncOp>>
+getStagesToDifferentiate(mlir::ModuleOp module, const GradientRuleTable &rules,
+                         llvm::StringRef differentiatedError);
+
 //===----------------------------------------------------------------------===//
 // Stash (shared by pipe-autodiff and pipe-recompute; Stash.cpp)
 //===----------------------------------------------------------------------===//

@@ -1,15 +1,19 @@
-//===- Simulate.h - Unit-cost pipeline schedule simulator -------*- C++ -*-===//
+//===- Timeline.h - A program's timeline under uniform costs ----*- C++ -*-===//
 //
-// An event-driven timing model of a Program: every rank executes its list in
-// order; an action starts when the rank is free and its inputs are there.
-// Sends are asynchronous for timing (they never hold up their rank), so the
-// result does not depend on where a Send sits after its producer.
+// An event-driven timing model of a Program in which every stage costs the
+// same (by default F 1, B 2, I 1, W 1: the unit costs of docs/schedules.md):
+// every rank executes its list in order; an action starts when the rank is
+// free and its inputs are there. Sends are asynchronous for timing (they
+// never hold up their rank), so the result does not depend on where a Send
+// sits after its producer. The cost simulator (pipewave/Simulator/
+// Simulator.h) generalises it to per-stage costs, links and memory.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PIPEWAVE_SCHEDULE_SIMULATE_H
-#define PIPEWAVE_SCHEDULE_SIMULATE_H
+#ifndef PIPEWAVE_SCHEDULE_TIMELINE_H
+#define PIPEWAVE_SCHEDULE_TIMELINE_H
 
+#include "pipewave/Schedule/Durations.h"
 #include "pipewave/Schedule/Program.h"
 
 #include <map>
@@ -18,16 +22,14 @@
 
 namespace pipewave::schedule {
 
-/// Duration of each kind of action (all stages cost the same).
-struct Costs {
-  double forward = 1;
-  double backward = 2;
-  double backwardInput = 1;
-  double backwardWeight = 1;
+/// Duration of each kind of action, the same for every stage.
+struct UniformCosts : ActionDurations {
+  /// The unit costs: F 1, B 2, I 1, W 1, optimizer step 0.
+  UniformCosts() : ActionDurations{1, 2, 1, 1, 0} {}
+
   /// Added to a Recv after its data has been sent.
   double comm = 0;
   double allReduce = 0;
-  double optimizer = 0;
 };
 
 /// When one action ran.
@@ -56,8 +58,8 @@ struct RankTiming {
   std::vector<Slice> slices;
 };
 
-/// Result of simulate().
-struct SimResult {
+/// Result of computeTimeline().
+struct StepTimeline {
   /// Indexed by rank id.
   std::vector<RankTiming> ranks;
   /// Step time: when the last action of any rank ends.
@@ -65,15 +67,16 @@ struct SimResult {
   /// 1 - (sum of F/B/I/W time) / (number of ranks * makespan); 0 if the
   /// makespan is 0.
   double bubbleFraction = 0;
-  /// Non-empty if the program could not be simulated: it failed verify()
+  /// Non-empty if the program could not be timed: it failed verify()
   /// (the first diagnostic is given). The timing fields are then empty.
   std::string error;
 };
 
-/// Simulates one step of `program` with the given costs. The program is
-/// verified first; an invalid one yields a result with `error` set.
-SimResult simulate(const Program &program, const Costs &costs = Costs());
+/// Times one step of `program` with the given costs. The program is verified
+/// first; an invalid one yields a result with `error` set.
+StepTimeline computeTimeline(const Program &program,
+                             const UniformCosts &costs = UniformCosts());
 
 } // namespace pipewave::schedule
 
-#endif // PIPEWAVE_SCHEDULE_SIMULATE_H
+#endif // PIPEWAVE_SCHEDULE_TIMELINE_H

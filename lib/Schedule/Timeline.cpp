@@ -1,6 +1,6 @@
-//===- Simulate.cpp - Unit-cost pipeline schedule simulator ---------------===//
+//===- Timeline.cpp - A program's timeline under uniform costs ------------===//
 
-#include "pipewave/Schedule/Simulate.h"
+#include "pipewave/Schedule/Timeline.h"
 
 #include "pipewave/Schedule/Verify.h"
 
@@ -15,7 +15,7 @@ namespace {
 
 class TimingRun {
 public:
-  TimingRun(const Program &program, const Costs &costs)
+  TimingRun(const Program &program, const UniformCosts &costs)
       : program(program), costs(costs), links(detail::linkProgram(program)),
         pc(program.ranks.size(), 0), clock(program.ranks.size(), 0),
         inFlight(program.ranks.size()), stashed(program.ranks.size(), 0) {
@@ -32,7 +32,7 @@ public:
     }
   }
 
-  SimResult run() {
+  StepTimeline run() {
     for (size_t r = 0; r < program.ranks.size(); ++r)
       worklist.push_back(static_cast<int>(r));
     while (!worklist.empty()) {
@@ -60,8 +60,8 @@ public:
   }
 
 private:
-  SimResult failure(std::string error) {
-    SimResult failed;
+  StepTimeline failure(std::string error) {
+    StepTimeline failed;
     failed.error = std::move(error);
     return failed;
   }
@@ -72,23 +72,6 @@ private:
 
   Slice &sliceOf(int rank, int index) {
     return result.ranks[rank].slices[index];
-  }
-
-  double computeCost(ActionKind kind) const {
-    switch (kind) {
-    case ActionKind::Forward:
-      return costs.forward;
-    case ActionKind::Backward:
-      return costs.backward;
-    case ActionKind::BackwardInput:
-      return costs.backwardInput;
-    case ActionKind::BackwardWeight:
-      return costs.backwardWeight;
-    case ActionKind::OptimizerStep:
-      return costs.optimizer;
-    default:
-      return 0;
-    }
   }
 
   /// Runs the action at pc[rank] on the rank's clock for `duration`.
@@ -160,7 +143,7 @@ private:
           return;
         break;
       default: {
-        double duration = computeCost(action.kind);
+        double duration = costs.of(action.kind);
         if (isCompute(action.kind))
           result.ranks[rank].busy += duration;
         occupy(rank, clock[rank], duration);
@@ -190,7 +173,7 @@ private:
   }
 
   const Program &program;
-  const Costs &costs;
+  const UniformCosts &costs;
   detail::Links links;
   std::vector<detail::ActionTable> tables;
   std::vector<int> pc;
@@ -200,15 +183,16 @@ private:
   /// [rank]: microbatches currently stashed, summed over the rank's stages.
   std::vector<int> stashed;
   std::vector<int> worklist;
-  SimResult result;
+  StepTimeline result;
 };
 
 } // namespace
 
-SimResult simulate(const Program &program, const Costs &costs) {
+StepTimeline computeTimeline(const Program &program,
+                             const UniformCosts &costs) {
   std::vector<Diagnostic> diagnostics = verify(program);
   if (!diagnostics.empty()) {
-    SimResult result;
+    StepTimeline result;
     result.error = "invalid program: " + diagnostics.front().message;
     return result;
   }
