@@ -130,4 +130,5 @@ void pipewave::registerConversionPasses() {
                                    "blas, vector or loops");
         buildLowerToLLVMPipeline(pm, options);
       });
+  registerLowerToGPUPipeline();
 }
