@@ -85,10 +85,12 @@ linalg::FillOp findZeroFill(Operation *matmul, Value out) {
 /// two dimensions (earlier in the same block) and otherwise only read by
 /// `matmul` and deallocated, replaces the operand by a transposed view of
 /// the transpose's input and erases the transpose.
-void foldTranspose(OpOperand &operand, Operation *matmul) {
+/// Returns the buffer of the folded transpose (for erasing it with the
+/// matmul), or null.
+Value foldTranspose(OpOperand &operand, Operation *matmul) {
   Value value = operand.get();
   if (!value.getDefiningOp<memref::AllocOp>())
-    return;
+    return nullptr;
   linalg::TransposeOp transpose;
   for (Operation *user : value.getUsers()) {
     if (user == matmul || isa<memref::DeallocOp>(user))
@@ -96,23 +98,23 @@ void foldTranspose(OpOperand &operand, Operation *matmul) {
     auto t = dyn_cast<linalg::TransposeOp>(user);
     if (!t || transpose || t.getInit() != value ||
         t->getBlock() != matmul->getBlock() || !t->isBeforeInBlock(matmul))
-      return;
+      return nullptr;
     transpose = t;
   }
   if (!transpose)
-    return;
+    return nullptr;
   ArrayRef<int64_t> perm = transpose.getPermutation();
   int64_t rank = perm.size();
   if (rank < 2 || perm[rank - 1] != rank - 2 || perm[rank - 2] != rank - 1)
-    return;
+    return nullptr;
   for (int64_t i = 0; i < rank - 2; ++i)
     if (perm[i] != i)
-      return;
+      return nullptr;
   // Nothing may write the transposed input between the two ops.
   for (Operation *op = transpose->getNextNode(); op != matmul;
        op = op->getNextNode())
     if (!isMemoryEffectFree(op) && !isa<linalg::FillOp>(op))
-      return;
+      return nullptr;
   OpBuilder b(matmul);
   SmallVector<AffineExpr> exprs;
   for (int64_t p : perm)
@@ -122,6 +124,7 @@ void foldTranspose(OpOperand &operand, Operation *matmul) {
       b, transpose.getLoc(), transpose.getInput(), AffineMapAttr::get(map));
   operand.set(view);
   transpose->erase();
+  return value;
 }
 
 struct PipeMatmulToCublasPass
@@ -149,8 +152,10 @@ struct PipeMatmulToCublasPass
   }
 
   void rewrite(linalg::LinalgOp op, int32_t mode) {
+    SmallVector<Value> folded;
     for (OpOperand *input : op.getDpsInputOperands())
-      foldTranspose(*input, op);
+      if (Value buffer = foldTranspose(*input, op))
+        folded.push_back(buffer);
     Value a = op.getDpsInputOperand(0)->get();
     Value b = op.getDpsInputOperand(1)->get();
     Value c = op.getDpsInitOperand(0)->get();
@@ -211,6 +216,12 @@ struct PipeMatmulToCublasPass
         getStream(op)};
     func::CallOp::create(builder, loc, decl, args);
     op->erase();
+    // The transposed copies are gone: so are their buffers.
+    for (Value buffer : folded) {
+      for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+        user->erase(); // only deallocations are left
+      buffer.getDefiningOp()->erase();
+    }
   }
 };
 
