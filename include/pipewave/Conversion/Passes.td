@@ -189,7 +189,10 @@ def PipeGpuStreamArgs : Pass<"pipe-gpu-stream-args", "::mlir::ModuleOp"> {
 def PipeMatmulToCublas : Pass<"pipe-matmul-to-cublas", "::mlir::ModuleOp"> {
   let summary = "Calls cuBLAS (pw_cuda_sgemm) for f32 matmuls on buffers";
   let description = [{
-    Rewrites every f32 `linalg.matmul` / `linalg.batch_matmul` on buffers
+    Rewrites every f32 contraction on buffers with one m, one n and one k
+    loop and any batch loops (`linalg.matmul`, `linalg.batch_matmul`, and
+    the `linalg.generic` products reshape fusion makes, such as 4-D
+    attention products, when their batches are evenly spaced in memory)
     into a call of the launch layer's
 
       void pw_cuda_sgemm(i32 precision, i32 transA, i32 transB,
@@ -234,6 +237,9 @@ def PipeGpuMapKernels : Pass<"pipe-gpu-map-kernels", "::mlir::ModuleOp"> {
       threads striding over the reduced elements, combined with
       `gpu.all_reduce`;
     - other reductions: one thread per output element.
+
+    A `linalg.fill` of a constant into the output of the reduction right
+    after it is folded into that reduction's kernel (its initial value).
 
     Memref globals read by the host (constants) are copied into the stage's
     `gpu.module` as device globals; the host's `memref.get_global` is tagged

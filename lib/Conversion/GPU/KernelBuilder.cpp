@@ -65,7 +65,7 @@ bool isConstantLike(Value v) {
 /// scalar operand and per value the body captures (index values travel as
 /// i64); constants are cloned instead.
 FailureOr<Kernel> createKernel(linalg::GenericOp op, gpu::GPUModuleOp module,
-                               StringRef name) {
+                               StringRef name, Value init) {
   llvm::SetVector<Value> args, constants;
   auto add = [&](Value v) { (isConstantLike(v) ? constants : args).insert(v); };
   for (Value v : op->getOperands())
@@ -74,6 +74,8 @@ FailureOr<Kernel> createKernel(linalg::GenericOp op, gpu::GPUModuleOp module,
   getUsedValuesDefinedAbove(op->getRegions(), captured);
   for (Value v : captured)
     add(v);
+  if (init)
+    add(init);
 
   SmallVector<Type> argTypes;
   for (Value v : args) {
@@ -281,7 +283,8 @@ Launch buildParallel(OpBuilder &b, Location loc, linalg::GenericOp op,
 /// elements and combine their partial results with gpu.all_reduce.
 Launch buildBlockReduction(OpBuilder &b, Location loc, linalg::GenericOp op,
                            IRMapping &map, ArrayRef<int64_t> parSizes,
-                           ArrayRef<int64_t> redSizes, const Combiner &comb) {
+                           ArrayRef<int64_t> redSizes, const Combiner &comb,
+                           Value fusedInit) {
   int64_t numRed = product(redSizes);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -317,7 +320,8 @@ Launch buildBlockReduction(OpBuilder &b, Location loc, linalg::GenericOp op,
   b.setInsertionPointToStart(ifOp.thenBlock());
   SmallVector<Value> zeros(redSizes.size(), indexConst(b, loc, 0));
   SmallVector<Value> ivs = merge(op, par, zeros);
-  Value init = loadOutputs(b, loc, op, map, ivs).front();
+  Value init =
+      fusedInit ? map.lookup(fusedInit) : loadOutputs(b, loc, op, map, ivs)[0];
   IRMapping last;
   last.map(out, init);
   last.map(other, total);
@@ -331,7 +335,7 @@ Launch buildBlockReduction(OpBuilder &b, Location loc, linalg::GenericOp op,
 Launch buildSequentialReduction(OpBuilder &b, Location loc,
                                 linalg::GenericOp op, IRMapping &map,
                                 ArrayRef<int64_t> parSizes,
-                                ArrayRef<int64_t> redSizes) {
+                                ArrayRef<int64_t> redSizes, Value fusedInit) {
   int64_t numOut = product(parSizes);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -347,7 +351,9 @@ Launch buildSequentialReduction(OpBuilder &b, Location loc,
       delinearize(b, loc, rows.getInductionVar(), parSizes);
   SmallVector<Value> zeros(redSizes.size(), indexConst(b, loc, 0));
   SmallVector<Value> outIvs = merge(op, par, zeros);
-  SmallVector<Value> inits = loadOutputs(b, loc, op, map, outIvs);
+  SmallVector<Value> inits = fusedInit
+                                 ? SmallVector<Value>{map.lookup(fusedInit)}
+                                 : loadOutputs(b, loc, op, map, outIvs);
   auto loop = scf::ForOp::create(b, loc, indexConst(b, loc, 0),
                                  indexConst(b, loc, product(redSizes)),
                                  indexConst(b, loc, 1), inits);
@@ -372,7 +378,7 @@ Launch buildSequentialReduction(OpBuilder &b, Location loc,
 
 LogicalResult pipewave::mapGenericToKernel(linalg::GenericOp op,
                                            gpu::GPUModuleOp module,
-                                           StringRef name) {
+                                           StringRef name, Value init) {
   if (!op.hasPureBufferSemantics())
     return op.emitError("pipe-gpu-map-kernels: expected a linalg op on "
                         "buffers (run after bufferization)");
@@ -380,7 +386,13 @@ LogicalResult pipewave::mapGenericToKernel(linalg::GenericOp op,
   if (llvm::any_of(ranges, ShapedType::isDynamic))
     return op.emitError("pipe-gpu-map-kernels: dynamic loop ranges are not "
                         "supported (stage shapes are static)");
-  FailureOr<Kernel> kernel = createKernel(op, module, name);
+  if (init && (op.getNumDpsInits() != 1 ||
+               llvm::all_of(op.getIteratorTypesArray(), [](auto it) {
+                 return it == utils::IteratorType::parallel;
+               })))
+    return op.emitError("pipe-gpu-map-kernels: an initial value is only "
+                        "folded into a reduction with one output");
+  FailureOr<Kernel> kernel = createKernel(op, module, name, init);
   if (failed(kernel))
     return failure();
 
@@ -395,11 +407,11 @@ LogicalResult pipewave::mapGenericToKernel(linalg::GenericOp op,
   if (redSizes.empty()) {
     launch = buildParallel(b, loc, op, kernel->map, ranges);
   } else if (std::optional<Combiner> comb = findCombiner(op)) {
-    launch =
-        buildBlockReduction(b, loc, op, kernel->map, parSizes, redSizes, *comb);
+    launch = buildBlockReduction(b, loc, op, kernel->map, parSizes, redSizes,
+                                 *comb, init);
   } else {
-    launch =
-        buildSequentialReduction(b, loc, op, kernel->map, parSizes, redSizes);
+    launch = buildSequentialReduction(b, loc, op, kernel->map, parSizes,
+                                      redSizes, init);
   }
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);

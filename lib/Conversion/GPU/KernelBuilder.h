@@ -35,10 +35,13 @@ constexpr int64_t kGpuMaxGridSize = 4096;
 
 /// Builds the kernel `name` in `module` computing `op` (a linalg.generic on
 /// buffers with static loop ranges) and replaces `op` by its gpu.launch_func.
+/// `init`, when given, is the value a reduction with one output starts from
+/// instead of loading its output (the fill that preceded it is then gone).
 /// Fails (with a diagnostic on `op`) for shapes it cannot map.
 mlir::LogicalResult mapGenericToKernel(mlir::linalg::GenericOp op,
                                        mlir::gpu::GPUModuleOp module,
-                                       llvm::StringRef name);
+                                       llvm::StringRef name,
+                                       mlir::Value init = nullptr);
 
 } // namespace pipewave
 

@@ -20,7 +20,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -110,7 +112,17 @@ struct PipeGpuMapKernelsPass
     gpu::GPUModuleOp kernels = getOrCreateModule(kernelModuleName(fn));
     IRRewriter rewriter(&getContext());
     unsigned counter = 0;
-    for (Operation *op : work) {
+    Value init; // the fill folded into the next reduction
+    for (size_t i = 0, e = work.size(); i < e; ++i) {
+      Operation *op = work[i];
+      if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+        if (Value value =
+                fusableFill(fill, i + 1 < e ? work[i + 1] : nullptr)) {
+          init = value;
+          rewriter.eraseOp(fill);
+          continue;
+        }
+      }
       if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
         if (failed(moveGlobal(get, kernels)))
           return failure();
@@ -133,10 +145,35 @@ struct PipeGpuMapKernelsPass
         generic = *generalized;
       }
       std::string name = (fn.getSymName() + "_k" + Twine(counter++)).str();
-      if (failed(mapGenericToKernel(generic, kernels, name)))
+      if (failed(mapGenericToKernel(generic, kernels, name, init)))
         return failure();
+      init = nullptr;
     }
     return success();
+  }
+
+  /// The constant `fill` writes into the output of the reduction `next`
+  /// that follows it (only side-effect free ops between): the reduction
+  /// starts from it instead, one kernel less. Null otherwise.
+  static Value fusableFill(linalg::FillOp fill, Operation *next) {
+    auto reduction = dyn_cast_or_null<linalg::LinalgOp>(next);
+    if (!reduction || reduction->getBlock() != fill->getBlock() ||
+        reduction.getNumDpsInits() != 1 ||
+        reduction.getNumReductionLoops() == 0 ||
+        reduction.getDpsInitOperand(0)->get() != fill.getOutputs()[0])
+      return nullptr;
+    // The reduction reads its output only through the init block argument.
+    for (OpOperand *input : reduction.getDpsInputOperands())
+      if (input->get() == fill.getOutputs()[0])
+        return nullptr;
+    Value value = fill.getInputs()[0];
+    if (!matchPattern(value, m_Constant()))
+      return nullptr;
+    for (Operation *op = fill->getNextNode(); op != next;
+         op = op->getNextNode())
+      if (!op || !isMemoryEffectFree(op))
+        return nullptr;
+    return value;
   }
 
   /// Copies the global read by `get` into `kernels` (a public device

@@ -14,7 +14,6 @@
 
 #include "pipewave/Conversion/Passes.h"
 
-#include "../MatmulUtils.h"
 #include "GpuUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,37 +30,84 @@ using namespace pipewave;
 
 namespace {
 
-/// How cuBLAS sees one row-major operand of `rows` x `cols` per batch.
+/// How cuBLAS sees one operand: a row-major `rows` x `cols` matrix per
+/// batch with row stride `ld` (column stride when `trans`), batches
+/// `batchStride` elements apart.
 struct Operand {
   int64_t ld = 0;
   int64_t batchStride = 0;
   bool trans = false;
 };
 
-/// The operand layout of a static strided memref of rank 2 or 3 (batch
-/// first), or nullopt when neither its rows nor its columns are contiguous.
-std::optional<Operand> describe(MemRefType type) {
+/// The layout of operand `type` (indexed by `map`) as a matrix of loop dims
+/// `row` x `col` with the batch loops `batch` flattened into one stride;
+/// nullopt when neither rows nor columns are contiguous, the batches are
+/// not evenly spaced, or the layout is not static.
+std::optional<Operand> describe(MemRefType type, AffineMap map, unsigned row,
+                                unsigned col, ArrayRef<unsigned> batch,
+                                ArrayRef<int64_t> sizes) {
   if (!type.hasStaticShape() || !type.isStrided())
     return std::nullopt;
   auto [strides, offset] = type.getStridesAndOffset();
   if (ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, ShapedType::isDynamic))
     return std::nullopt;
-  int64_t rank = type.getRank();
-  int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
-  int64_t sr = strides[rank - 2], sc = strides[rank - 1];
+  // Element stride of each loop dimension in this operand.
+  SmallVector<int64_t> loopStride(sizes.size(), 0);
+  for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      loopStride[dim.getPosition()] += strides[r];
+    else if (auto cst = dyn_cast<AffineConstantExpr>(expr);
+             !cst || cst.getValue() != 0)
+      return std::nullopt;
+  }
+  int64_t rows = sizes[row], cols = sizes[col];
+  int64_t sr = loopStride[row], sc = loopStride[col];
   Operand o;
-  if (rank == 3)
-    o.batchStride = strides[0];
-  if (sc == 1 || cols == 1) {
+  if ((sc == 1 || cols == 1) && (rows == 1 || sr >= cols)) {
     o.ld = std::max<int64_t>({sr, cols, 1});
-  } else if (sr == 1 || rows == 1) {
+  } else if ((sr == 1 || rows == 1) && (cols == 1 || sc >= rows)) {
     o.trans = true;
     o.ld = std::max<int64_t>({sc, rows, 1});
   } else {
     return std::nullopt;
   }
+  // Batches: stride(batch[i]) == base * product of the later batch sizes.
+  int64_t inner = 1;
+  bool haveBase = false;
+  for (unsigned d : llvm::reverse(batch)) {
+    if (sizes[d] != 1) {
+      if (!haveBase) {
+        if (loopStride[d] % inner != 0)
+          return std::nullopt;
+        o.batchStride = loopStride[d] / inner;
+        haveBase = true;
+      } else if (loopStride[d] != o.batchStride * inner) {
+        return std::nullopt;
+      }
+    }
+    inner *= sizes[d];
+  }
   return o;
+}
+
+/// The dims of `op` as one gemm (one m, n and k loop, any batch loops) when
+/// it is an f32 contraction (mul then add) on buffers.
+std::optional<linalg::ContractionDimensions> gemmDims(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  for (Value v : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type || !type.getElementType().isF32())
+      return std::nullopt;
+  }
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return std::nullopt;
+  return *dims;
 }
 
 /// The linalg.fill of zero into `out` that `matmul` absorbs (beta = 0):
@@ -144,7 +190,7 @@ struct PipeMatmulToCublasPass
     }
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isPlainF32Matmul(op) && op.hasPureBufferSemantics() && getStream(op))
+      if (getStream(op) && gemmDims(op))
         matmuls.push_back(op);
     });
     for (linalg::LinalgOp op : matmuls)
@@ -156,20 +202,33 @@ struct PipeMatmulToCublasPass
     for (OpOperand *input : op.getDpsInputOperands())
       if (Value buffer = foldTranspose(*input, op))
         folded.push_back(buffer);
-    Value a = op.getDpsInputOperand(0)->get();
-    Value b = op.getDpsInputOperand(1)->get();
-    Value c = op.getDpsInitOperand(0)->get();
-    auto aType = cast<MemRefType>(a.getType());
-    auto cType = cast<MemRefType>(c.getType());
-    std::optional<Operand> da = describe(aType);
-    std::optional<Operand> db = describe(cast<MemRefType>(b.getType()));
-    std::optional<Operand> dc = describe(cType);
+    linalg::ContractionDimensions dims = *gemmDims(op);
+    unsigned dm = dims.m[0], dn = dims.n[0], dk = dims.k[0];
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    if (llvm::any_of(sizes, ShapedType::isDynamic))
+      return;
+    OpOperand *opA = op.getDpsInputOperand(0);
+    OpOperand *opB = op.getDpsInputOperand(1);
+    OpOperand *opC = op.getDpsInitOperand(0);
+    // The operand indexed by (m, k) is A, the one by (k, n) is B.
+    AffineMap mapA = op.getMatchingIndexingMap(opA);
+    if (!mapA.isFunctionOfDim(dm))
+      std::swap(opA, opB);
+    Value a = opA->get(), b = opB->get(), c = opC->get();
+    auto desc = [&](OpOperand *operand, unsigned row, unsigned col) {
+      return describe(cast<MemRefType>(operand->get().getType()),
+                      op.getMatchingIndexingMap(operand), row, col, dims.batch,
+                      sizes);
+    };
+    std::optional<Operand> da = desc(opA, dm, dk);
+    std::optional<Operand> db = desc(opB, dk, dn);
+    std::optional<Operand> dc = desc(opC, dm, dn);
     if (!da || !db || !dc || dc->trans)
       return; // left to pipe-gpu-map-kernels
-    int64_t rank = cType.getRank();
-    int64_t m = cType.getDimSize(rank - 2), n = cType.getDimSize(rank - 1);
-    int64_t k = aType.getDimSize(rank - 1);
-    int64_t batch = rank == 3 ? cType.getDimSize(0) : 1;
+    int64_t m = sizes[dm], n = sizes[dn], k = sizes[dk];
+    int64_t batch = 1;
+    for (unsigned d : dims.batch)
+      batch *= sizes[d];
 
     Value out = c;
     float beta = 1.0f;
