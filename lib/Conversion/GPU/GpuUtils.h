@@ -1,5 +1,4 @@
-//===- GpuUtils.h - Shared helpers of the GPU lowering passes ----*- C++
-//-*-===//
+//===- GpuUtils.h - Helpers of the GPU lowering passes ----------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- KernelBuilder.h - pipewave's kernels for linalg ops -------*- C++
-//-*-===//
+//===- KernelBuilder.h - Kernels for linalg ops -----------------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- StageModules.h - Which stage a function's kernels belong to -*- C++
-//-*-===//
+//===- StageModules.h - Stage of a function's kernels -----------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //
