@@ -40,6 +40,18 @@ config.substitutions.append(("%mlir_runner", mlir_runner))
 if all(os.path.exists(p) for p in (mlir_runner, runner_utils, c_runner_utils)):
     config.available_features.add("mlir-runner")
 
+# The CUDA toolkit and libpipewave_cuda (runtime/cuda), when CMake found
+# the toolkit: tests that build cubins/fatbins and link against the launch
+# layer (no GPU needed).
+if getattr(config, "pipewave_have_cuda", False):
+    config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit_dir))
+    config.substitutions.append(
+        ("%pipewave_cuda_include",
+         os.path.join(config.pipewave_src_root, "runtime", "cuda", "include")))
+config.substitutions.append(
+    ("%llvm_tools_dir", config.llvm_tools_dir))
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 # FileCheck, not, count and split-file come from LLVM's tools directory.

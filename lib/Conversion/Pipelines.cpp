@@ -127,4 +127,5 @@ void pipewave::registerConversionPasses() {
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
         buildLowerToLLVMPipeline(pm, options);
       });
+  registerLowerToGPUPipeline();
 }

@@ -59,6 +59,61 @@ struct LowerToLLVMOptions
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LowerToLLVMOptions &options);
 
+/// Options of the `pipe-lower-to-gpu` pipeline.
+struct LowerToGPUOptions : public mlir::PassPipelineOptions<LowerToGPUOptions> {
+  Option<std::string> cudaArch{
+      *this, "cuda-arch",
+      llvm::cl::desc("GPU architecture the kernels are compiled for"),
+      llvm::cl::init("sm_90")};
+  Option<std::string> ptxFeatures{
+      *this, "ptx-features",
+      llvm::cl::desc("PTX features of the NVVM target (PTX ISA version)"),
+      llvm::cl::init("+ptx80")};
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Math mode of the cuBLAS matmuls: fp32 (IEEE), tf32 "
+                     "(tensor cores on fp32 data) or bf16 (bf16 products, "
+                     "fp32 accumulation and data)"),
+      llvm::cl::init("fp32")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel image embedded in the host code: bin (cubin), "
+                     "fatbin or isa (PTX text, needs no toolkit)"),
+      llvm::cl::init("fatbin")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit root (ptxas, fatbinary, libdevice); "
+                     "empty: the one found when pipewave was configured"),
+      llvm::cl::init("")};
+};
+
+/// Appends the lowering of the stage functions of a pipelined module to
+/// CUDA: the front of pipe-lower-to-llvm (TOSA to linalg, elementwise
+/// fusion, bufferization with out-params), the ABI wrappers with a trailing
+/// stream argument (`void (void *const *args, void *const *results,
+/// void *stream)`, device pointers), f32 matmuls as pw_cuda_sgemm (cuBLAS)
+/// calls, every other linalg op as one of pipewave's kernels in the stage's
+/// gpu.module (pipe-gpu-map-kernels), the mapping check
+/// (pipe-verify-gpu-mapping), NVVM with bare-pointer kernels, the kernel
+/// image (gpu-module-to-binary), the host side as calls of the launch layer
+/// (pipe-gpu-host-to-calls) and the host conversions to LLVM. Options are
+/// checked by the registered pipeline; call checkLowerToGPUOptions first.
+void buildLowerToGPUPipeline(mlir::OpPassManager &pm,
+                             const LowerToGPUOptions &options);
+
+/// Checks the options of pipe-lower-to-gpu; the message says what is wrong
+/// (also that format=bin/fatbin needs a toolkit where this build found
+/// none and none was given).
+mlir::LogicalResult checkLowerToGPUOptions(const LowerToGPUOptions &options,
+                                           std::string &message);
+
+/// The CUDA toolkit root CMake found when pipewave was configured, or "".
+llvm::StringRef defaultCudaToolkitPath();
+
+/// Registers the `pipe-lower-to-gpu` pipeline (called by
+/// registerConversionPasses).
+void registerLowerToGPUPipeline();
+
 /// Registers the conversion passes (registerPipeLoweringPasses) and the
 /// `pipe-lower-to-llvm` pipeline.
 void registerConversionPasses();

@@ -164,4 +164,125 @@ def PipeLowerVectors : Pass<"pipe-lower-vectors", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// pipe-lower-to-gpu: stage functions as CUDA kernels and host launches
+//===----------------------------------------------------------------------===//
+
+def PipeGpuStreamArgs : Pass<"pipe-gpu-stream-args", "::mlir::ModuleOp"> {
+  let summary = "Threads the CUDA stream through every function";
+  let description = [{
+    Runs in `pipe-lower-to-gpu` after `pipe-stage-abi`. Every function
+    defined in the module gets a trailing `!llvm.ptr {pipewave.stream}` argument
+    (the `cudaStream_t` the stage runs on) and passes it on to every call of
+    a function defined in the module. The ABI wrappers thus become
+
+      void pw_stage<k>_forward(void *const *args, void *const *results,
+                               void *stream);
+
+    with device pointers in `args` and `results`. Kernel launches, cuBLAS
+    calls and temporaries of the function use that stream.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def PipeMatmulToCublas : Pass<"pipe-matmul-to-cublas", "::mlir::ModuleOp"> {
+  let summary = "Calls cuBLAS (pw_cuda_sgemm) for f32 matmuls on buffers";
+  let description = [{
+    Rewrites every f32 contraction on buffers with one m, one n and one k
+    loop and any batch loops (`linalg.matmul`, `linalg.batch_matmul`, and
+    the `linalg.generic` products reshape fusion makes, such as 4-D
+    attention products, when their batches are evenly spaced in memory)
+    into a call of the launch layer's
+
+      void pw_cuda_sgemm(i32 precision, i32 transA, i32 transB,
+                         i64 m, i64 n, i64 k, ptr A, i64 lda, i64 strideA,
+                         ptr B, i64 ldb, i64 strideB, f32 beta,
+                         ptr C, i64 ldc, i64 strideC, i64 batch, ptr stream)
+
+    on the function's stream (`pipe-gpu-stream-args`). Row-major operands
+    pass their row stride as leading dimension; an operand that is a
+    transposed view (strides [1, ld]) passes `trans = 1`, and a
+    `linalg.transpose` of the last two dimensions whose buffer only feeds
+    the matmul is folded into such a view (the transposed forms
+    `pipe-autodiff` produces): no copies. A `linalg.fill` of zero right
+    before the matmul becomes beta = 0. `precision` selects the math mode
+    (fp32, tf32 or bf16). Matmuls it cannot express stay for
+    `pipe-gpu-map-kernels`.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
+           "Math mode of the matmuls: fp32, tf32 or bf16">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def PipeGpuMapKernels : Pass<"pipe-gpu-map-kernels", "::mlir::ModuleOp"> {
+  let summary = "Maps linalg ops on buffers to pipewave's own GPU kernels";
+  let description = [{
+    Replaces every linalg op and `memref.copy` in the functions of the
+    module by a kernel and its `gpu.launch_func` (named ops are generalized
+    first). All kernels of stage k go into one `gpu.module
+    @pw_stage<k>_kernels` (the stage of a training function is the stage
+    that names it). The mapping, per `linalg.generic`:
+
+    - only parallel loops (element-wise, broadcast, transpose, copy, fill,
+      gather): a 1-D grid-stride kernel, one thread per element;
+    - reductions with one output combined by addf, mulf, maximumf,
+      minimumf, maxnumf or minnumf (sums and maxima over the last dimension:
+      softmax, layer norm, losses): one block per output element, its
+      threads striding over the reduced elements, combined with
+      `gpu.all_reduce`;
+    - other reductions: one thread per output element.
+
+    A `linalg.fill` of a constant into the output of the reduction right
+    after it is folded into that reduction's kernel (its initial value).
+
+    Memref globals read by the host (constants) are copied into the stage's
+    `gpu.module` as device globals; the host's `memref.get_global` is tagged
+    with the module (`pipewave.gpu_module`) for `pipe-gpu-host-to-calls`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def PipeVerifyGpuMapping : Pass<"pipe-verify-gpu-mapping", "::mlir::ModuleOp"> {
+  let summary = "Rejects computation left on the host by the GPU mapping";
+  let description = [{
+    Runs after `pipe-gpu-map-kernels`. In every function outside a
+    `gpu.module`, any linalg op, loop (scf, affine), `memref.load`,
+    `memref.store`, `memref.copy` or vector transfer is an error: host code
+    may only allocate, take views of, launch on and call with device
+    buffers. Catches what the generic parallel-loop mapping silently leaves
+    on the host.
+  }];
+}
+
+def PipeGpuHostToCalls : Pass<"pipe-gpu-host-to-calls", "::mlir::ModuleOp"> {
+  let summary = "Lowers GPU host code to calls of the launch layer";
+  let description = [{
+    Runs after `gpu-module-to-binary`. Each `gpu.binary` becomes a constant
+    byte array (NUL-terminated) with one library cache slot, each
+    `gpu.launch_func` a call
+
+      pw_cuda_launch(&library_slot, &kernel_slot, image, "name", grid,
+                     block, 0, args, stream)
+
+    (bare pointers for memrefs, on the function's stream), `memref.alloc` /
+    `memref.dealloc` calls of `pw_cuda_alloc` / `pw_cuda_free` (stream
+    ordered), and a tagged `memref.get_global` a call of
+    `pw_cuda_global`. The launch layer loads each image once and creates no
+    streams and no synchronisation.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // PIPEWAVE_CONVERSION_PASSES_TD
