@@ -4,22 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The gathers JAX emits pick whole rows: every operand dimension is either
+// The two gathers JAX emits:
 //
-//   * a batching dimension (paired with a dimension of the indices),
-//   * an indexed dimension (in start_index_map; slice size 1), or
-//   * an offset dimension taken whole (slice size = its extent).
-//
-// That covers embedding lookups (`table[tokens]`: one indexed dimension) and
-// `take_along_axis` (batching dimensions plus one indexed dimension). The
-// operand is transposed to [batching..., indexed..., offset...] and viewed as
-// the TOSA table [1, rows, prod(offset)]; each index vector becomes the row
-//
-//   row = batch_position * prod(indexed) + sum_k clamp(idx_k) * stride_k
-//
-// (clamped into range as StableHLO clamps start indices), `tosa.gather`
-// reads the rows, and a reshape and transpose put the offset dimensions at
-// `offset_dims` of the result.
+//   * Embedding lookups (`table[tokens]`): every operand dimension is either
+//     indexed (in start_index_map, slice size 1) or taken whole. The operand
+//     is transposed to [indexed..., offset...] and viewed as the TOSA table
+//     [1, rows, prod(offset)]; each index vector becomes the row
+//     sum_k clamp(idx_k) * stride_k (clamped into range as StableHLO clamps
+//     start indices), `tosa.gather` reads the rows, and a reshape and
+//     transpose put the offset dimensions at `offset_dims` of the result.
+//   * `take_along_axis` (batching dimensions plus one indexed dimension):
+//     a one-hot select and sum over the indexed dimension (see
+//     lowerBatchedGather), which needs no batch-sized constant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +30,89 @@ using namespace pipewave::shlo;
 namespace sh = pipewave::stablehlo;
 
 namespace {
+
+Value clampIndex(TosaBuilder &tb, Value v, int64_t size) {
+  return tosa::ClampOp::create(
+      tb.b, tb.loc, v.getType(), v, tb.b.getI32IntegerAttr(0),
+      tb.b.getI32IntegerAttr(size - 1),
+      tosa::NanPropagationModeAttr::get(tb.b.getContext(),
+                                        tosa::NanPropagationMode::PROPAGATE));
+}
+
+/// take_along_axis: batching dimensions and one indexed dimension of size V,
+/// no offset dimensions. The operand is laid out along the indices' batch
+/// dimensions, [S..., V] (size 1 where the indices have a dimension of their
+/// own), and the result is
+///
+///   reduce_sum(select(idx == iota(V), operand, 0), last)
+///
+/// which needs no constant of a batch-sized shape (so it microbatches).
+Value lowerBatchedGather(TosaBuilder &tb, sh::GatherOp op,
+                         sh::GatherOp::Adaptor a) {
+  sh::GatherDimensionNumbersAttr dn = op.getDimensionNumbers();
+  Value operand = a.getOperand(), indices = a.getStartIndices();
+  ArrayRef<int64_t> os = TosaBuilder::shape(operand);
+  ArrayRef<int64_t> is = TosaBuilder::shape(indices);
+  ArrayRef<int64_t> batchDims = dn.getOperandBatchingDims();
+  ArrayRef<int64_t> indexBatchDims = dn.getStartIndicesBatchingDims();
+  int64_t ivd = dn.getIndexVectorDim();
+  if (dn.getStartIndexMap().size() != 1 || !dn.getOffsetDims().empty() ||
+      batchDims.size() + 1 != os.size() ||
+      dn.getCollapsedSliceDims() != dn.getStartIndexMap() ||
+      (ivd < (int64_t)is.size() && is[ivd] != 1)) {
+    op.emitOpError() << "is not supported: a gather with batching dimensions "
+                        "must index one collapsed dimension and keep no "
+                        "offset dimensions (take_along_axis)";
+    return {};
+  }
+  int64_t axis = dn.getStartIndexMap()[0];
+  int64_t v = os[axis];
+  // The indices' batch shape S (without the index vector dimension).
+  SmallVector<int64_t> batchShape, perm;
+  SmallVector<int64_t> aligned; // the operand's sizes along S
+  for (int64_t d = 0; d < (int64_t)is.size(); ++d) {
+    if (d == ivd)
+      continue;
+    batchShape.push_back(is[d]);
+    auto it = llvm::find(indexBatchDims, d);
+    if (it == indexBatchDims.end()) {
+      aligned.push_back(1);
+      continue;
+    }
+    int64_t od = batchDims[it - indexBatchDims.begin()];
+    perm.push_back(od);
+    aligned.push_back(os[od]);
+  }
+  perm.push_back(axis);
+  aligned.push_back(v);
+  Value table = tb.reshape(tb.transpose(operand, perm), aligned);
+
+  SmallVector<int64_t> idxShape(batchShape);
+  idxShape.push_back(1);
+  Type i32 = tb.b.getI32Type();
+  Value idx = clampIndex(tb, tb.reshape(tb.cast(indices, i32), idxShape), v);
+  SmallVector<int64_t> iotaShape(batchShape.size(), 1);
+  iotaShape.push_back(v);
+  SmallVector<int32_t> iota(v);
+  for (int64_t i = 0; i < v; ++i)
+    iota[i] = i;
+  Value positions = tb.constant(DenseElementsAttr::get(
+      TosaBuilder::tensor(iotaShape, i32), ArrayRef<int32_t>(iota)));
+  Value hit = tb.binary<tosa::EqualOp>(idx, positions, tb.b.getI1Type());
+  Type elem = TosaBuilder::elem(operand);
+  SmallVector<int64_t> full(batchShape);
+  full.push_back(v);
+  SmallVector<int64_t> ones(full.size(), 1);
+  Value picked =
+      tosa::SelectOp::create(tb.b, tb.loc, TosaBuilder::tensor(full, elem), hit,
+                             table, tb.splat(0, elem, ones));
+  SmallVector<int64_t> summed(batchShape);
+  summed.push_back(1);
+  Value sum = tosa::ReduceSumOp::create(
+      tb.b, tb.loc, TosaBuilder::tensor(summed, elem), picked,
+      tb.b.getI32IntegerAttr(batchShape.size()));
+  return tb.reshape(sum, op.getType().getShape());
+}
 
 Value lowerGather(TosaBuilder &tb, sh::GatherOp op, sh::GatherOp::Adaptor a) {
   sh::GatherDimensionNumbersAttr dn = op.getDimensionNumbers();
@@ -50,21 +129,22 @@ Value lowerGather(TosaBuilder &tb, sh::GatherOp op, sh::GatherOp::Adaptor a) {
 
   ArrayRef<int64_t> batchDims = dn.getOperandBatchingDims();
   ArrayRef<int64_t> indexed = dn.getStartIndexMap();
+  if (!batchDims.empty())
+    return lowerBatchedGather(tb, op, a);
   SmallVector<int64_t> offsetDims; // operand dims taken whole, in order
   SmallVector<int64_t> keptDims;   // operand dims that appear in the result
   for (int64_t d = 0; d < rank; ++d) {
-    bool isBatch = llvm::is_contained(batchDims, d);
     bool isIndexed = llvm::is_contained(indexed, d);
     bool collapsed = llvm::is_contained(dn.getCollapsedSliceDims(), d);
-    if (isBatch || isIndexed) {
+    if (isIndexed) {
       if (slice[d] != 1)
-        return fail("a batching or indexed dimension with slice size != 1");
+        return fail("an indexed dimension with slice size != 1");
     } else if (slice[d] != os[d]) {
       return fail("a slice that does not take a whole dimension");
     } else {
       offsetDims.push_back(d);
     }
-    if (!isBatch && !collapsed)
+    if (!collapsed)
       keptDims.push_back(d);
   }
 
@@ -107,48 +187,16 @@ Value lowerGather(TosaBuilder &tb, sh::GatherOp op, sh::GatherOp::Adaptor a) {
     Value comp = tosa::SliceOp::create(
         tb.b, tb.loc, TosaBuilder::tensor({positions, 1}, i32), idx,
         tb.constShape({0, k}), tb.constShape({positions, 1}));
-    comp = tosa::ClampOp::create(
-        tb.b, tb.loc, comp.getType(), comp, tb.b.getI32IntegerAttr(0),
-        tb.b.getI32IntegerAttr(os[indexed[k]] - 1),
-        tosa::NanPropagationModeAttr::get(tb.b.getContext(),
-                                          tosa::NanPropagationMode::PROPAGATE));
+    comp = clampIndex(tb, comp, os[indexed[k]]);
     if (strides[k] != 1)
       comp = tb.mul(comp, tb.splat(strides[k], i32, {1, 1}));
     row = row ? tb.binary<tosa::AddOp>(row, comp) : comp;
   }
-  if (!batchDims.empty()) {
-    // position p has coordinates along the indices' batch dims; the operand
-    // batching dim j follows indices dim start_indices_batching_dims[j].
-    ArrayRef<int64_t> ibd = dn.getStartIndicesBatchingDims();
-    SmallVector<int32_t> offsets(positions);
-    for (int64_t p = 0; p < positions; ++p) {
-      // Coordinates of p in the indices' batch shape (row-major).
-      SmallVector<int64_t> coord(batchShape.size());
-      for (int64_t d = batchShape.size() - 1, r = p; d >= 0; --d) {
-        coord[d] = r % batchShape[d];
-        r /= batchShape[d];
-      }
-      int64_t linear = 0;
-      for (auto [j, od] : llvm::enumerate(batchDims)) {
-        int64_t id = ibd[j];
-        int64_t pos = id < ivd ? id : id - 1; // position among batch dims
-        linear = linear * os[od] + coord[pos];
-      }
-      offsets[p] = linear * rows;
-    }
-    auto t = TosaBuilder::tensor({positions, 1}, i32);
-    row = tb.binary<tosa::AddOp>(row, tb.constant(DenseElementsAttr::get(
-                                          t, ArrayRef<int32_t>(offsets))));
-    for (int64_t od : batchDims)
-      rows *= os[od];
-  }
-
   // The table [1, rows, prod(offset)].
-  SmallVector<int64_t> order(batchDims);
-  llvm::append_range(order, indexed);
+  SmallVector<int64_t> order(indexed);
   llvm::append_range(order, offsetDims);
   if ((int64_t)order.size() != rank)
-    return fail("operand dimensions that are both batching and indexed");
+    return fail("an operand dimension indexed twice");
   int64_t width = 1;
   for (int64_t d : offsetDims)
     width *= os[d];

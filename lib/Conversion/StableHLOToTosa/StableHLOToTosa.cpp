@@ -6,7 +6,8 @@
 //
 // The pass shell: TOSA, func, arith and tensor are legal, stablehlo and chlo
 // are not, and the patterns come from the populate functions of each op
-// family. Dynamic shapes are rejected first, at the operation that has one.
+// family. Dynamic shapes are rejected first, at the operation that has one;
+// after the conversion, tiles that TOSA broadcasting makes redundant go.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace pipewave {
 #define GEN_PASS_DEF_STABLEHLOTOTOSA
@@ -73,6 +75,10 @@ struct StablehloToTosa : pipewave::impl::StablehloToTosaBase<StablehloToTosa> {
     RewritePatternSet patterns(&getContext());
     pipewave::populateStablehloToTosaPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    RewritePatternSet cleanup(&getContext());
+    pipewave::populateStablehloToTosaCleanupPatterns(cleanup);
+    if (failed(applyPatternsGreedily(module, std::move(cleanup))))
       signalPassFailure();
   }
 };

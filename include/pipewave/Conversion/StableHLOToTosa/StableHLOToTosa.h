@@ -42,7 +42,11 @@ void populateStablehloDotGeneralToTosaPatterns(
 /// reduce with an add/max/min/mul/and/or body.
 void populateStablehloReduceToTosaPatterns(mlir::RewritePatternSet &patterns);
 
-/// Every pattern above.
+/// After the conversion: drops `tosa.tile`s that only broadcast operands of
+/// broadcasting elementwise operations (TOSA broadcasts them).
+void populateStablehloToTosaCleanupPatterns(mlir::RewritePatternSet &patterns);
+
+/// Every conversion pattern above (not the cleanup).
 void populateStablehloToTosaPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace pipewave
