@@ -18,6 +18,8 @@ softmax attention, GELU and a cross-entropy loss over int32 tokens) it writes
   NAME.generic.stablehlo.mlir  the generic form (every op in quotes)
   NAME-params.safetensors      the initial parameters, named as the importer
                                names them (params.w1, params.blocks.0.wq, ...)
+  NAME.args                    the argument names, one per line (for
+                               --arg-names with the files without debug info)
   NAME-x.npy, NAME-y.npy       the batch
   NAME.json                    JAX's own 20-step SGD and Adam loss
                                trajectories: {"jax": VERSION, "runs": {"sgd":
@@ -30,6 +32,7 @@ out as pipewave-run implements them (PyTorch's defaults: Adam betas 0.9,
 update k.
 """
 
+import inspect
 import json
 import os
 import struct
@@ -221,6 +224,10 @@ def main(argv):
         flat = jax.tree_util.tree_flatten_with_path(params)[0]
         write_safetensors(os.path.join(out, name + "-params.safetensors"),
                           [(key_name(p), v) for p, v in flat])
+        data_names = list(inspect.signature(loss).parameters)[1:]
+        with open(os.path.join(out, name + ".args"), "w") as f:
+            f.write("".join(n + "\n" for n in
+                            [key_name(p) for p, _ in flat] + data_names))
         np.save(os.path.join(out, name + "-x.npy"), x)
         np.save(os.path.join(out, name + "-y.npy"), y)
         runs = {k: {"lr": lr, "steps": STEPS,
