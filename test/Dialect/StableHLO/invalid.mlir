@@ -3,7 +3,7 @@
 // RUN: pipewave-opt %s -split-input-file -verify-diagnostics
 
 func.func @while(%x: tensor<i32>) -> tensor<i32> {
-  // expected-error @+1 {{unsupported operation 'stablehlo.while': control flow is not supported}}
+  // expected-error @+1 {{custom op 'stablehlo.while' is unsupported: control flow (while/case/if) cannot be imported; unroll loops and use select}}
   %0 = stablehlo.while(%i = %x) : tensor<i32>
   return %0 : tensor<i32>
 }
@@ -22,7 +22,7 @@ func.func @case(%p: tensor<i32>) {
 // -----
 
 func.func @custom_call(%x: tensor<4xf32>) {
-  // expected-error @+1 {{unsupported operation 'stablehlo.custom_call': custom calls are not supported}}
+  // expected-error @+1 {{custom op 'stablehlo.custom_call' is unsupported: custom calls cannot be imported}}
   %0 = stablehlo.custom_call @Sharding(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -30,7 +30,7 @@ func.func @custom_call(%x: tensor<4xf32>) {
 // -----
 
 func.func @unknown(%x: tensor<4xf32>) {
-  // expected-error @+1 {{unsupported operation 'stablehlo.cbrt': it is not in pipewave's StableHLO subset}}
+  // expected-error @+1 {{custom op 'stablehlo.cbrt' is unsupported: it is not in pipewave's StableHLO subset}}
   %0 = stablehlo.cbrt %x : tensor<4xf32>
   return
 }
@@ -38,7 +38,7 @@ func.func @unknown(%x: tensor<4xf32>) {
 // -----
 
 func.func @unknown_chlo(%x: tensor<4xf32>) {
-  // expected-error @+1 {{unsupported operation 'chlo.lgamma': it is not in pipewave's StableHLO subset}}
+  // expected-error @+1 {{custom op 'chlo.lgamma' is unsupported: it is not in pipewave's StableHLO subset}}
   %0 = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>
   return
 }

@@ -26,9 +26,9 @@ struct ChloInlinerInterface : DialectInlinerInterface {
 };
 
 ParseResult parseUnsupported(OpAsmParser &parser, OperationState &state) {
+  // The parser prefixes "custom op 'NAME' ".
   return parser.emitError(parser.getNameLoc())
-         << "unsupported operation '" << state.name.getStringRef()
-         << "': it is not in pipewave's StableHLO subset";
+         << "is unsupported: it is not in pipewave's StableHLO subset";
 }
 } // namespace
 

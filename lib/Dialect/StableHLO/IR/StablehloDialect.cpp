@@ -44,14 +44,15 @@ ParseResult parseUnsupported(OpAsmParser &parser, OperationState &state) {
   StringRef why = "it is not in pipewave's StableHLO subset";
   if (name == "stablehlo.while" || name == "stablehlo.case" ||
       name == "stablehlo.if")
-    why = "control flow is not supported (unroll loops and use select)";
+    why = "control flow (while/case/if) cannot be imported; unroll loops "
+          "and use select";
   else if (name == "stablehlo.custom_call")
-    why = "custom calls are not supported";
+    why = "custom calls cannot be imported";
   else if (name == "stablehlo.sharding" || name.contains("collective") ||
            name == "stablehlo.all_reduce" || name == "stablehlo.all_gather")
     why = "pipewave partitions the model itself; lower it without shardings";
-  return parser.emitError(parser.getNameLoc())
-         << "unsupported operation '" << name << "': " << why;
+  // The parser prefixes "custom op 'NAME' ".
+  return parser.emitError(parser.getNameLoc()) << "is unsupported: " << why;
 }
 
 } // namespace
