@@ -25,7 +25,8 @@ softmax attention, GELU and a cross-entropy loss over int32 tokens) it writes
                                trajectories: {"jax": VERSION, "runs": {"sgd":
                                {"lr":..,"losses":[..]}, "adam": {..}}}
 
-The parameters are the first arguments of the lowered function (JAX flattens
+Names and the safetensors writer come from python/pipewave_jax.py, the
+helper a JAX user calls. The parameters are the first arguments of the lowered function (JAX flattens
 the params dict in sorted key order), then x and y. SGD and Adam are written
 out as pipewave-run implements them (PyTorch's defaults: Adam betas 0.9,
 0.999, eps 1e-8, bias-corrected); the loss of step k is the loss before
@@ -41,6 +42,11 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "python"))
+from pipewave_jax import param_name as key_name  # noqa: E402
+from pipewave_jax import write_safetensors  # noqa: E402
 
 JAX_VERSION = "0.10.2"
 STEPS = 20
@@ -144,31 +150,6 @@ MODELS = {
 # ----------------------------------------------------------------------------
 # Writers
 # ----------------------------------------------------------------------------
-
-def key_name(path):
-    """params['blocks'][0]['wq'] -> params.blocks.0.wq (the importer's rule)."""
-    parts = ["params"]
-    for k in path:
-        parts.append(str(getattr(k, "key", getattr(k, "idx", k))))
-    return ".".join(parts)
-
-
-def write_safetensors(path, named):
-    header, offset, blobs = {}, 0, []
-    for name, arr in named:
-        data = np.ascontiguousarray(arr, np.float32).tobytes()
-        header[name] = {"dtype": "F32", "shape": list(arr.shape),
-                        "data_offsets": [offset, offset + len(data)]}
-        offset += len(data)
-        blobs.append(data)
-    text = json.dumps(header, separators=(",", ":"))
-    text += " " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text.encode())
-        for b in blobs:
-            f.write(b)
-
 
 def train(loss, params, x, y, kind, lr):
     """pipewave-run's SGD / Adam, step by step in float32."""
