@@ -34,12 +34,9 @@ def Chlo_Dialect : Dialect {
 class Chlo_UnaryOp<string mnemonic, string what> :
     Op<Chlo_Dialect, mnemonic, [Pure, SameOperandsAndResultShape]> {
   let summary = what # ", elementwise";
-  let description = "Upstream `chlo." # mnemonic # "`: " # what # [{.
-
-    ```mlir
-    %r = chlo.}] # mnemonic # [{ %x : tensor<4xf32> -> tensor<4xf32>
-    ```
-  }];
+  let description = "Upstream `chlo." # mnemonic # "`: " # what #
+    ".\n\n```mlir\n%r = chlo." # mnemonic #
+    " %x : tensor<4xf32> -> tensor<4xf32>\n```";
   let arguments = (ins AnyTensor:$operand);
   let results = (outs AnyTensor:$result);
   let assemblyFormat = [{

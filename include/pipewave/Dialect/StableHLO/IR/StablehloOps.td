@@ -31,13 +31,9 @@ class StableHLO_Op<string mnemonic, list<Trait> traits = []> :
 class StableHLO_UnaryOp<string mnemonic, string what> :
     StableHLO_Op<mnemonic, [Pure, SameOperandsAndResultShape]> {
   let summary = what # ", elementwise";
-  let description = "Upstream `stablehlo." # mnemonic # "`: " # what # [{
-    of each element.
-
-    ```mlir
-    %r = stablehlo.}] # mnemonic # [{ %x : tensor<4xf32>
-    ```
-  }];
+  let description = "Upstream `stablehlo." # mnemonic # "`: " # what #
+    " of each element.\n\n```mlir\n%r = stablehlo." # mnemonic #
+    " %x : tensor<4xf32>\n```";
   let arguments = (ins AnyTensor:$operand);
   let results = (outs AnyTensor:$result);
   let assemblyFormat = [{
@@ -67,13 +63,9 @@ def StableHLO_ConvertOp : StableHLO_UnaryOp<"convert",
 class StableHLO_BinaryOp<string mnemonic, string what> :
     StableHLO_Op<mnemonic, [Pure, SameOperandsAndResultShape]> {
   let summary = what # ", elementwise";
-  let description = "Upstream `stablehlo." # mnemonic # "`: " # what # [{
-    of equally shaped tensors.
-
-    ```mlir
-    %r = stablehlo.}] # mnemonic # [{ %a, %b : tensor<4xf32>
-    ```
-  }];
+  let description = "Upstream `stablehlo." # mnemonic # "`: " # what #
+    " of equally shaped tensors.\n\n```mlir\n%r = stablehlo." # mnemonic #
+    " %a, %b : tensor<4xf32>\n```";
   let arguments = (ins AnyTensor:$lhs, AnyTensor:$rhs);
   let results = (outs AnyTensor:$result);
   let assemblyFormat = [{
