@@ -6,7 +6,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 cmake --build "$build" --target pipewave-doc
-for doc in PipeDialect SchedDialect PipePasses SchedPasses ConversionPasses; do
+for doc in PipeDialect SchedDialect PipePasses SchedPasses ConversionPasses \
+    StablehloDialect ChloDialect StableHLOToTosaPasses; do
   cp "$build/docs/$doc.md" "$root/docs/generated/$doc.md"
 done
 echo "updated docs/generated/"

@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Conversion/Passes.h"
+#include "pipewave/Conversion/StableHLOToTosa/StableHLOToTosa.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
+#include "pipewave/Dialect/StableHLO/IR/Stablehlo.h"
 #include "pipewave/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -16,8 +18,10 @@ void pipewave::registerAllPasses() {
   sched::registerSchedPasses();
   registerPipelines();
   registerConversionPasses();
+  registerStableHLOToTosaPasses();
 }
 
 void pipewave::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<pipe::PipeDialect, sched::SchedDialect>();
+  registry.insert<pipe::PipeDialect, sched::SchedDialect,
+                  stablehlo::StableHLODialect, chlo::ChloDialect>();
 }

@@ -1,16 +1,21 @@
-//===- pipewave-import.cpp - ONNX model to pipewave TOSA ------------------===//
+//===- pipewave-import.cpp - ONNX/StableHLO model to pipewave TOSA --------===//
 //
 // Part of the pipewave project.
 //
 //   pipewave-import model.onnx -o model.mlir [--batch-size N]
 //   pipewave-import --list-ops
+//   pipewave-import model.stablehlo.mlir -o model.mlir [--num-params N]
+//       [--arg-names FILE] [--params FILE.safetensors|DIR]
+//   pipewave-import --list-stablehlo-ops
 //
 // writes the TOSA module and, next to it, model.safetensors with the
-// parameter values (for `pipewave-run --init`).
+// parameter values (for `pipewave-run --init`). A StableHLO module (JAX's
+// `lowered.as_text()`) is told from an ONNX file by its content.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Import/OnnxImporter.h"
+#include "pipewave/Import/StableHLOImporter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -19,6 +24,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,6 +55,55 @@ static cl::opt<bool> listOps("list-ops",
                                       "per line, and exit"),
                              cl::init(false), cl::cat(category));
 
+static cl::opt<int64_t> numParams(
+    "num-params",
+    cl::desc("StableHLO: how many leading arguments of @main are parameters "
+             "(default: those named like the first, params.*)"),
+    cl::init(-1), cl::cat(category));
+static cl::opt<std::string>
+    argNamesPath("arg-names",
+                 cl::desc("StableHLO: a file with one argument name per line "
+                          "(default: JAX's loc(\"params['w']\") names)"),
+                 cl::value_desc("file"), cl::init(""), cl::cat(category));
+static cl::opt<std::string>
+    paramsPath("params",
+               cl::desc("StableHLO: parameter values, a .safetensors file or "
+                        "a directory of NAME.npy files"),
+               cl::value_desc("path"), cl::init(""), cl::cat(category));
+static cl::opt<bool>
+    listStableHLOOps("list-stablehlo-ops",
+                     cl::desc("Print the supported stablehlo/chlo operations, "
+                              "one per line, and exit"),
+                     cl::init(false), cl::cat(category));
+
+/// Imports a StableHLO module (pipewave::importStableHLOModule).
+static mlir::OwningOpRef<mlir::ModuleOp>
+importStableHLO(mlir::MLIRContext &context, std::string &error) {
+  pipewave::StableHLOImportOptions options;
+  options.numParams = numParams;
+  options.paramsPath = paramsPath;
+  options.weightsPath = weightsPath;
+  if (options.weightsPath.empty() && outputPath != "-" && !paramsPath.empty()) {
+    SmallString<256> w(outputPath);
+    sys::path::replace_extension(w, "safetensors");
+    options.weightsPath = std::string(w);
+  }
+  if (!argNamesPath.empty()) {
+    auto names = MemoryBuffer::getFile(argNamesPath, /*IsText=*/true);
+    if (!names) {
+      error =
+          "cannot read '" + argNamesPath + "': " + names.getError().message();
+      return {};
+    }
+    SmallVector<StringRef> lines;
+    (*names)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef line : lines)
+      if (!line.trim().empty())
+        options.argNames.push_back(line.trim().str());
+  }
+  return pipewave::importStableHLOModule(inputPath, context, options, error);
+}
+
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
   mlir::registerAsmPrinterCLOptions();
@@ -56,6 +111,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "pipewave ONNX importer\n");
   if (listOps) {
     for (const std::string &op : pipewave::supportedOnnxOps())
+      outs() << op << "\n";
+    return 0;
+  }
+  if (listStableHLOOps) {
+    for (const std::string &op : pipewave::supportedStableHLOOps())
       outs() << op << "\n";
     return 0;
   }
@@ -81,7 +141,11 @@ int main(int argc, char **argv) {
   mlir::MLIRContext context;
   context.loadDialect<mlir::func::FuncDialect, mlir::tosa::TosaDialect>();
   std::string error;
-  auto module = pipewave::importOnnxModel(inputPath, context, options, error);
+  auto head = MemoryBuffer::getFileOrSTDIN(inputPath, /*IsText=*/false);
+  bool stablehlo = head && pipewave::isStableHLOSource((*head)->getBuffer());
+  auto module =
+      stablehlo ? importStableHLO(context, error)
+                : pipewave::importOnnxModel(inputPath, context, options, error);
   if (!module) {
     errs() << "pipewave-import: " << error << "\n";
     return 1;

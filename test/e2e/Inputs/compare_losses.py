@@ -6,7 +6,7 @@ mismatch.
 
 The reference is a --log-json file (one JSON object per step), or with
 --ref-run NAME one JSON object holding recorded trajectories, as the PyTorch
-fixture scripts write them: {"torch": VERSION, "runs": {NAME: {"lr": LR,
+(and JAX) fixture scripts write them: {"torch": VERSION (or "jax"), "runs": {NAME: {"lr": LR,
 "losses": [...]}, ...}}."""
 
 import json
@@ -28,11 +28,12 @@ def recorded_losses(path, run):
                          (path, run, ", ".join(sorted(runs)) or "none"))
     entry = runs[run]
     what = "%s[%s]" % (path, run)
-    if "torch" in doc:
-        what += " (torch %s" % doc["torch"]
-        if "lr" in entry:
-            what += ", lr %g" % entry["lr"]
-        what += ")"
+    for framework in ("torch", "jax"):
+        if framework in doc:
+            what += " (%s %s" % (framework, doc[framework])
+            if "lr" in entry:
+                what += ", lr %g" % entry["lr"]
+            what += ")"
     return [float(v) for v in entry["losses"]], what
 
 
