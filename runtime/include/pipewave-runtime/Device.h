@@ -42,7 +42,9 @@
 // worker thread per stream, delayed work, poisoned fresh memory, so
 // missing ordering shows up as wrong numbers). A CUDA device implements
 // streams and events with cudaStream_t/cudaEvent_t, allocate with
-// cudaMallocAsync, fill/copy with cudaMemsetAsync/cudaMemcpyAsync, and
+// cudaMallocAsync on a stream of its own, synchronised before it returns
+// (the executor allocates before the first step only), fill/copy with
+// cudaMemsetAsync/cudaMemcpyAsync, and
 // accumulate/optimizerUpdate with kernels; call() makes the stream current
 // for the compiled code's kernel launches (mgpu* wrappers) and calls the
 // stage function, which enqueues its kernels.

@@ -81,10 +81,12 @@ struct TrainedParameter {
 
 class Executor {
 public:
-  /// `inputs[i]` is model input i on this rank: the current global batch of
-  /// a data input (see setInput()) or a parameter; nullptr for inputs the
-  /// rank's stages do not read. Parameters of a training model are updated
-  /// in place by optimizer actions. They must outlive the executor. `trace`
+  /// `inputs[i]` is model input i on this rank, in host memory: the current
+  /// global batch of a data input (see setInput()) or a parameter; nullptr
+  /// for inputs the rank's stages do not read. Optimizer actions update the
+  /// parameters of a training model in place when the device shares host
+  /// memory, else their device copies (downloadParameters() copies those
+  /// back). They must outlive the executor. `trace`
   /// may be null. All ranks construct their executors at the same point
   /// (the MPI backend creates the all-reduce groups collectively here).
   /// `device` (outliving the executor) holds the memory and runs the work;
