@@ -21,16 +21,22 @@
 
 using namespace mlir;
 
-void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
-                                      const PipeTrainOptions &options) {
-  pipe::PipePartitionOptions partition;
+namespace {
+
+/// pipe-partition with the shared options (and num-stages).
+template <typename Options>
+pipewave::pipe::PipePartitionOptions partitionOptions(const Options &options) {
+  pipewave::pipe::PipePartitionOptions partition;
   partition.numStages = options.numStages;
   partition.strategy = options.strategy;
   partition.entry = options.entry;
-  pm.addPass(pipe::createPipePartition(partition));
-  pm.addPass(pipe::createPipeOutlineStages({options.entry}));
-  pm.addPass(pipe::createPipeInsertComm({options.entry}));
-  pipe::PipeScheduleOptions schedule;
+  return partition;
+}
+
+/// pipe-schedule with the shared options.
+template <typename Options>
+pipewave::pipe::PipeScheduleOptions scheduleOptions(const Options &options) {
+  pipewave::pipe::PipeScheduleOptions schedule;
   schedule.schedule = options.schedule;
   schedule.microbatches = options.microbatches;
   schedule.chunks = options.chunks;
@@ -39,20 +45,27 @@ void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
   schedule.device = options.device;
   schedule.memory = options.memory;
   schedule.entry = options.entry;
-  pm.addPass(pipe::createPipeSchedule(schedule));
+  return schedule;
+}
+
+} // namespace
+
+void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
+                                      const PipeTrainOptions &options) {
+  pm.addPass(pipe::createPipePartition(partitionOptions(options)));
+  pm.addPass(pipe::createPipeOutlineStages({options.entry}));
+  pm.addPass(pipe::createPipeInsertComm({options.entry}));
+  pm.addPass(pipe::createPipeSchedule(scheduleOptions(options)));
   pm.addPass(sched::createSchedVerify());
 }
 
 void pipewave::buildPipeCompileFrontEnd(OpPassManager &pm,
                                         const PipeCompileOptions &options) {
-  pipe::PipePartitionOptions partition;
-  partition.numStages = options.numStages;
+  pipe::PipePartitionOptions partition = partitionOptions(options);
   // No count and no markers: the whole model is one stage; one stage: the
   // markers are ignored.
   partition.defaultStages = 1;
   partition.ignoreMarkers = options.numStages == 1;
-  partition.strategy = options.strategy;
-  partition.entry = options.entry;
   pm.addPass(pipe::createPipePartition(partition));
   pm.addPass(pipe::createPipeOutlineStages({options.entry}));
 
@@ -64,17 +77,9 @@ void pipewave::buildPipeCompileFrontEnd(OpPassManager &pm,
   pm.addPass(pipe::createPipeMicrobatch(microbatch));
   pm.addPass(pipe::createPipeInsertComm({options.entry}));
 
-  pipe::PipeScheduleOptions schedule;
-  schedule.schedule = options.schedule;
-  schedule.microbatches = options.microbatches;
-  schedule.chunks = options.chunks;
-  schedule.waves = options.waves;
+  pipe::PipeScheduleOptions schedule = scheduleOptions(options);
   schedule.replicas = options.replicas;
   schedule.forceForwardOnly = options.inference;
-  schedule.file = options.file;
-  schedule.device = options.device;
-  schedule.memory = options.memory;
-  schedule.entry = options.entry;
   pm.addPass(pipe::createPipeSchedule(schedule));
   pm.addPass(sched::createSchedVerify());
 
@@ -102,9 +107,18 @@ LogicalResult pipewave::buildPipeCompileLowering(
     buildLowerToLLVMPipeline(pm, lowering);
     return success();
   }
-  case CompileTarget::CUDA:
-    return error("target=cuda is not supported yet; the supported target is "
-                 "cpu");
+  case CompileTarget::CUDA: {
+    LowerToGPUOptions lowering;
+    lowering.cudaArch = options.cudaArch;
+    lowering.precision = options.precision;
+    lowering.format = options.cudaFormat;
+    lowering.toolkit = options.cudaToolkit;
+    std::string message;
+    if (failed(checkLowerToGPUOptions(lowering, message)))
+      return error(message);
+    buildLowerToGPUPipeline(pm, lowering);
+    return success();
+  }
   }
   return error("unknown target");
 }

@@ -124,25 +124,18 @@ BuildResult buildFamily(const ScheduleFamily &family, int option, int numStages,
 }
 
 BuildResult forwardOnlyVariant(const Program &program) {
-  std::string text =
-      "# pipewave schedule S=" + std::to_string(program.numStages) +
-      " M=" + std::to_string(program.numMicrobatches) +
-      " name=" + program.schedule + " forward-only\n";
-  for (const RankProgram &rank : program.ranks) {
-    text += "stages " + std::to_string(rank.rank) + ":";
-    for (int stage : rank.stages)
-      text += " " + std::to_string(stage);
-    text += "\n";
-  }
-  for (const RankProgram &rank : program.ranks) {
-    text += std::to_string(rank.rank) + ":";
-    for (const Action &action : rank.actions)
-      if (action.kind == ActionKind::Forward)
-        text += " " + std::to_string(action.stage) + "F" +
-                std::to_string(action.microbatch);
-    text += "\n";
-  }
-  return parseActionList(text);
+  // The forwards of every rank, in order, as an action list: parsing it
+  // adds the activation messages back.
+  Program forwards = program;
+  forwards.forwardOnly = true;
+  for (RankProgram &rank : forwards.ranks)
+    rank.actions.erase(std::remove_if(rank.actions.begin(), rank.actions.end(),
+                                      [](const Action &action) {
+                                        return action.kind !=
+                                               ActionKind::Forward;
+                                      }),
+                       rank.actions.end());
+  return parseActionList(formatActionList(forwards));
 }
 
 } // namespace pipewave::schedule

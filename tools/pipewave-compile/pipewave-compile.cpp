@@ -130,7 +130,18 @@ cl::opt<std::string> recompute(
     cl::init("none"), cl::cat(category));
 cl::opt<std::string> entry("entry", cl::desc("Name of the entry function"),
                            cl::init("main"), cl::cat(category));
-cl::opt<std::string> targetName("target", cl::desc("Target: cpu"),
+cl::opt<std::string>
+    cudaArch("cuda-arch",
+             cl::desc("--target cuda: GPU architecture (default sm_90)"),
+             cl::init("sm_90"), cl::cat(category));
+cl::opt<std::string> precision(
+    "precision",
+    cl::desc("--target cuda: math mode of the matmuls: fp32 (default), tf32 "
+             "or bf16"),
+    cl::init("fp32"), cl::cat(category));
+cl::opt<std::string> targetName("target",
+                                cl::desc("Target: cpu, or cuda (NVIDIA GPU "
+                                         "stage code; --emit=pipe|mlir only)"),
                                 cl::init("cpu"), cl::cat(category));
 
 enum class Emit { Pipe, MLIR, LLVM, Obj, Exe };
@@ -220,7 +231,10 @@ void setPipelineOptions(pipewave::PipeCompileOptions &options) {
   options.inference = inference;
   options.recompute = *pipewave::pipe::symbolizeRecomputePolicy(recompute);
   options.entry = entry;
-  options.target = pipewave::CompileTarget::CPU;
+  options.target = targetName == "cuda" ? pipewave::CompileTarget::CUDA
+                                        : pipewave::CompileTarget::CPU;
+  options.cudaArch = cudaArch;
+  options.precision = precision;
   options.matmul = *pipewave::symbolizeMatmulLowering(matmul);
 }
 
@@ -279,9 +293,14 @@ int main(int argc, char **argv) {
       "--mlir-print-ir-after=PASS, --mlir-timing, ...) are accepted; "
       "--help-hidden lists them.\n");
 
-  if (targetName != "cpu")
-    return fail("--target=" + targetName +
-                " is not supported yet; the supported target is cpu");
+  if (targetName != "cpu" && targetName != "cuda")
+    return fail("--target=" + targetName + ": expected cpu or cuda");
+  // GPU stage code compiles, but the runtime has no CUDA device yet to run
+  // it: nothing past the lowered MLIR can be used.
+  if (targetName == "cuda" && emit != Emit::Pipe && emit != Emit::MLIR)
+    return fail("--target cuda compiles the stage code to --emit=mlir; the "
+                "runtime cannot run GPU stages yet, so there is no CUDA "
+                "object or executable to write");
   if (matmul != "auto" && matmul != "blas" && matmul != "vector" &&
       matmul != "loops")
     return fail("--matmul=" + matmul +

@@ -20,12 +20,14 @@ class OpPassManager;
 
 namespace pipewave {
 
-/// Options of the `pipe-train` pipeline.
-struct PipeTrainOptions : public mlir::PassPipelineOptions<PipeTrainOptions> {
-  Option<int64_t> numStages{*this, "num-stages",
-                            llvm::cl::desc("Number of pipeline stages (0: from "
-                                           "the pipe.split markers)"),
-                            llvm::cl::init(0)};
+/// Options `pipe-train` and `pipe-compile` share: how the model is cut and
+/// scheduled.
+template <typename Derived>
+struct PipelineScheduleOptions : public mlir::PassPipelineOptions<Derived> {
+  template <typename T, typename... Mods>
+  using Option =
+      typename mlir::PassPipelineOptions<Derived>::template Option<T, Mods...>;
+
   Option<pipe::PartitionStrategy> strategy{
       *this, "strategy",
       llvm::cl::desc("How to cut: auto, manual, uniform or balanced"),
@@ -73,6 +75,14 @@ struct PipeTrainOptions : public mlir::PassPipelineOptions<PipeTrainOptions> {
                             llvm::cl::init("main")};
 };
 
+/// Options of the `pipe-train` pipeline.
+struct PipeTrainOptions : public PipelineScheduleOptions<PipeTrainOptions> {
+  Option<int64_t> numStages{*this, "num-stages",
+                            llvm::cl::desc("Number of pipeline stages (0: from "
+                                           "the pipe.split markers)"),
+                            llvm::cl::init(0)};
+};
+
 /// Appends the compiler flow from the TOSA graph to a verified sched program:
 /// pipe-partition, pipe-outline-stages, pipe-insert-comm, pipe-schedule,
 /// sched-verify.
@@ -93,43 +103,12 @@ enum class CompileEmit {
 
 /// Options of the `pipe-compile` pipeline: every option of pipewave-compile
 /// that shapes the compiled module, spelled as pass options.
-struct PipeCompileOptions
-    : public mlir::PassPipelineOptions<PipeCompileOptions> {
+struct PipeCompileOptions : public PipelineScheduleOptions<PipeCompileOptions> {
   Option<int64_t> numStages{
       *this, "num-stages",
       llvm::cl::desc("Pipeline stages (0: as many as the pipe.split markers "
                      "make, else 1; 1: the whole model, markers ignored)"),
       llvm::cl::init(0)};
-  Option<pipe::PartitionStrategy> strategy{
-      *this, "strategy",
-      llvm::cl::desc("How to cut: auto, manual, uniform or balanced"),
-      llvm::cl::init(pipe::PartitionStrategy::Auto),
-      llvm::cl::values(
-          clEnumValN(pipe::PartitionStrategy::Auto, "auto",
-                     "manual with pipe.split markers, else balanced"),
-          clEnumValN(pipe::PartitionStrategy::Manual, "manual",
-                     "the pipe.split markers or pipe.stage attributes"),
-          clEnumValN(pipe::PartitionStrategy::Uniform, "uniform",
-                     "the same number of ops per stage"),
-          clEnumValN(pipe::PartitionStrategy::Balanced, "balanced",
-                     "the same cost per stage"))};
-  Option<std::string> schedule{
-      *this, "schedule",
-      llvm::cl::desc("A registered schedule family (gpipe, 1f1b, "
-                     "interleaved, hanayo, zb-h1, zb-v), file or auto"),
-      llvm::cl::init("1f1b")};
-  Option<int64_t> microbatches{
-      *this, "microbatches",
-      llvm::cl::desc("Microbatches per step and replica (0: the entry's "
-                     "pipe.microbatches, else 1)"),
-      llvm::cl::init(0)};
-  Option<int64_t> chunks{
-      *this, "chunks",
-      llvm::cl::desc("interleaved: stages per rank (0: the default, 2)"),
-      llvm::cl::init(0)};
-  Option<int64_t> waves{*this, "waves",
-                        llvm::cl::desc("hanayo: waves (0: the default, 1)"),
-                        llvm::cl::init(0)};
   Option<int64_t> replicas{
       *this, "replicas",
       llvm::cl::desc("Data-parallel replicas of the pipeline; each takes "
@@ -151,22 +130,6 @@ struct PipeCompileOptions
                      "stash the stage inputs, recompute the rest"),
           clEnumValN(pipe::RecomputePolicy::Selective, "selective",
                      "recompute the cheap ops"))};
-  Option<std::string> file{
-      *this, "file", llvm::cl::desc("schedule=file: the action list to read"),
-      llvm::cl::init("")};
-  Option<std::string> device{
-      *this, "device",
-      llvm::cl::desc("schedule=auto: cpu, v100, a100, h100, h200 or a device "
-                     ".json file"),
-      llvm::cl::init("h100")};
-  Option<std::string> memory{
-      *this, "memory",
-      llvm::cl::desc("schedule=auto: memory budget per device, e.g. 16GiB "
-                     "(default: the device's)"),
-      llvm::cl::init("")};
-  Option<std::string> entry{*this, "entry",
-                            llvm::cl::desc("Name of the entry function"),
-                            llvm::cl::init("main")};
   Option<CompileTarget> target{
       *this, "target", llvm::cl::desc("What the stage code runs on"),
       llvm::cl::init(CompileTarget::CPU),
@@ -174,8 +137,7 @@ struct PipeCompileOptions
           clEnumValN(CompileTarget::CPU, "cpu", "host CPU code"),
           clEnumValN(CompileTarget::CUDA, "cuda", "NVIDIA GPU kernels"))};
   Option<MatmulLowering> matmul{
-      *this, "matmul",
-      llvm::cl::desc("target=cpu: how f32 matmuls run"),
+      *this, "matmul", llvm::cl::desc("target=cpu: how f32 matmuls run"),
       llvm::cl::init(MatmulLowering::Auto),
       llvm::cl::values(
           clEnumValN(MatmulLowering::Auto, "auto",
@@ -184,6 +146,25 @@ struct PipeCompileOptions
           clEnumValN(MatmulLowering::Vector, "vector",
                      "MLIR tiling and vectorization"),
           clEnumValN(MatmulLowering::Loops, "loops", "scalar loops"))};
+  Option<std::string> cudaArch{
+      *this, "cuda-arch",
+      llvm::cl::desc("target=cuda: the GPU architecture (sm_<NN>)"),
+      llvm::cl::init("sm_90")};
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("target=cuda: math mode of the matmuls: fp32, tf32 or "
+                     "bf16"),
+      llvm::cl::init("fp32")};
+  Option<std::string> cudaFormat{
+      *this, "cuda-format",
+      llvm::cl::desc("target=cuda: kernel image: fatbin, bin (cubin) or isa "
+                     "(PTX)"),
+      llvm::cl::init("fatbin")};
+  Option<std::string> cudaToolkit{
+      *this, "cuda-toolkit",
+      llvm::cl::desc("target=cuda: CUDA toolkit root (empty: the one found "
+                     "when pipewave was configured)"),
+      llvm::cl::init("")};
   Option<CompileEmit> emit{
       *this, "emit", llvm::cl::desc("Where the pipeline stops"),
       llvm::cl::init(CompileEmit::MLIR),

@@ -41,10 +41,11 @@ std::string pipewave::kernelModuleName(func::FuncOp fn) {
   int64_t stage = pipe::getStage(fn);
   if (stage < 0) {
     auto module = fn->getParentOfType<ModuleOp>();
-    const StringRef attrs[] = {pipe::PipeDialect::getFwdAttrName(),
-                               pipe::PipeDialect::getBwdAttrName(),
-                               pipe::PipeDialect::getBwdInputAttrName(),
-                               pipe::PipeDialect::getBwdWeightAttrName()};
+    const StringRef attrs[] = {
+        pipe::PipeDialect::FwdAttrHelper::getNameStr(),
+        pipe::PipeDialect::BwdAttrHelper::getNameStr(),
+        pipe::PipeDialect::BwdInputAttrHelper::getNameStr(),
+        pipe::PipeDialect::BwdWeightAttrHelper::getNameStr()};
     for (auto other : module.getOps<func::FuncOp>()) {
       int64_t k = pipe::getStage(other);
       if (k < 0)

@@ -137,7 +137,7 @@ void pipewave::buildLowerToGPUPipeline(OpPassManager &pm,
 }
 
 void pipewave::registerLowerToGPUPipeline() {
-  PassPipelineRegistration<LowerToGPUOptions>(
+  registerPassPipeline(
       "pipe-lower-to-gpu",
       "Lowers the stage functions of a pipelined module to CUDA: pipewave's "
       "own kernels in one gpu.module per stage, f32 matmuls through cuBLAS "
@@ -145,10 +145,18 @@ void pipewave::registerLowerToGPUPipeline() {
       "(libpipewave_cuda), and wrappers "
       "void pw_stage<k>_forward(void *const *args, void *const *results, "
       "void *stream) on device pointers",
-      [](OpPassManager &pm, const LowerToGPUOptions &options) {
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> error) {
+        LowerToGPUOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
         std::string message;
         if (failed(checkLowerToGPUOptions(options, message)))
-          llvm::report_fatal_error(llvm::Twine(message));
+          return error(message);
         buildLowerToGPUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(LowerToGPUOptions());
       });
 }

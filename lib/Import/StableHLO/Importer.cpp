@@ -16,6 +16,7 @@
 #include "Params.h"
 
 #include "pipewave/Conversion/StableHLOToTosa/StableHLOToTosa.h"
+#include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/StableHLO/IR/Stablehlo.h"
 #include "pipewave/Import/StableHLOImporter.h"
 
@@ -39,18 +40,16 @@ using namespace pipewave;
 namespace {
 
 /// Marks argument `i` of `func` for pipewave: its name and whether it is a
-/// trainable parameter. (The one place that spells the pipe attributes.)
+/// trainable parameter.
 void markArgument(func::FuncOp func, unsigned i, StringRef name, bool isParam) {
-  Builder b(func.getContext());
-  func.setArgAttr(i, "pipe.name", b.getStringAttr(name));
+  pipe::setNameArgAttr(func, i, StringAttr::get(func.getContext(), name));
   if (isParam)
-    func.setArgAttr(i, "pipe.param", b.getUnitAttr());
+    pipe::setParamArgAttr(func, i);
 }
 
 /// The name of a result of the entry function.
 void markResult(func::FuncOp func, unsigned i, StringRef name) {
-  func.setResultAttr(i, "pipe.name",
-                     Builder(func.getContext()).getStringAttr(name));
+  pipe::setNameResultAttr(func, i, StringAttr::get(func.getContext(), name));
 }
 
 /// JAX's key path `params['blocks'][0]['wq']` as `params.blocks.0.wq`.
