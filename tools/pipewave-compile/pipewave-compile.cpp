@@ -32,6 +32,7 @@
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
+#include "pipewave/Import/StableHLOImporter.h"
 #include "pipewave/Pipelines/Pipelines.h"
 #include "pipewave/Schedule/Registry.h"
 #include "pipewave/Target/CPU.h"
@@ -179,6 +180,16 @@ cl::opt<std::string> runtimeLib(
     cl::desc("The runtime to link instead of libpipewave_runtime from "
              "<bindir>/../lib (a library or object file)"),
     cl::init(""), cl::cat(category));
+cl::opt<int64_t> numParams(
+    "num-params",
+    cl::desc("StableHLO input: how many leading arguments are parameters "
+             "(default: the leading params.* arguments)"),
+    cl::init(-1), cl::cat(category));
+cl::opt<std::string> paramsPath(
+    "params",
+    cl::desc("StableHLO input: parameter values (a .safetensors file or a "
+             "directory of NAME.npy), written next to the output"),
+    cl::value_desc("file"), cl::init(""), cl::cat(category));
 cl::opt<int64_t> onnxBatchSize(
     "batch-size",
     cl::desc("ONNX input: the value of a symbolic batch dimension (dim 0) of "
@@ -337,6 +348,7 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   registerAllDialects(registry);
+  pipewave::registerStableHLOImportDialects(registry);
   registerAllExtensions(registry);
   pipewave::registerAllDialects(registry);
   registerBuiltinDialectTranslation(registry);
@@ -373,10 +385,28 @@ int main(int argc, char **argv) {
         openInputFile(inputFile, &errorMessage);
     if (!input)
       return fail(errorMessage);
-    sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
-    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-    if (!module)
-      return 1;
+    if (inputFile != "-" && pipewave::isStableHLOSource(input->getBuffer())) {
+      // A JAX export goes through the StableHLO importer; the values of
+      // --params are written next to the output, as for ONNX.
+      pipewave::StableHLOImportOptions options;
+      options.numParams = numParams;
+      options.paramsPath = paramsPath;
+      std::string output = defaultOutput();
+      if (output != "-" && !paramsPath.empty()) {
+        SmallString<256> weights(output);
+        sys::path::replace_extension(weights, "safetensors");
+        options.weightsPath = std::string(weights);
+      }
+      module = pipewave::importStableHLOModule(inputFile, context, options,
+                                               errorMessage);
+      if (!module)
+        return fail(errorMessage);
+    } else {
+      sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
+      module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+      if (!module)
+        return 1;
+    }
   }
 
   pipewave::PipeCompileOptions options;
