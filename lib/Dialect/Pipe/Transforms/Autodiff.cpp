@@ -32,7 +32,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave/Analysis/CostModel.h"
 #include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
