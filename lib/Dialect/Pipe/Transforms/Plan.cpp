@@ -13,9 +13,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Analysis/CostModel.h"
+#include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
-#include "pipewave/Dialect/Sched/Utils/StageCosts.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 #include "pipewave/Planner/Dapple.h"
 #include "pipewave/Planner/Profile.h"
 
@@ -77,7 +78,7 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
     }
     std::string error;
     std::optional<sim::DeviceSpec> deviceSpec =
-        sched::resolveDevice(device, error);
+        pipewave::resolveDevice(device, error);
     if (!deviceSpec) {
       fn.emitError() << "pipe-plan: " << error;
       return signalPassFailure();
@@ -100,7 +101,7 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
     if (!profile.empty())
       return planProfile(fn, options);
 
-    int64_t batch = sched::getEntryBatch(fn);
+    int64_t batch = pipe::getEntryBatch(fn);
     int64_t samples = globalBatch ? globalBatch : batch;
     if (samples <= 0) {
       fn.emitError() << "pipe-plan: '@" << entry
@@ -274,7 +275,7 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
           if (arg && arg.getOwner() == &body &&
               isParam(fn, arg.getArgNumber()) &&
               seenParams.insert(operand).second)
-            params += sched::typeBytes(operand.getType());
+            params += pipewave::typeBytes(operand.getType());
         }
       });
       FailureOr<OpCost> cost = getOpCost(&op);
@@ -288,7 +289,7 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
         layer.forwardSeconds = deviceSpec.seconds(cost->flops, cost->bytes);
         layer.backwardSeconds = 2 * layer.forwardSeconds;
         for (Type type : op.getResultTypes())
-          layer.outputBytes += sched::typeBytes(type);
+          layer.outputBytes += pipewave::typeBytes(type);
         layer.parameterBytes = params + pendingParams;
         pendingParams = 0;
         model.layerOf[&op] = static_cast<int>(model.profile.layers.size());
@@ -330,7 +331,7 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
           else if (auto it = model.layerOf.find(top); it != model.layerOf.end())
             lastUse = std::max(lastUse, it->second);
         }
-        double bytes = sched::typeBytes(result.getType());
+        double bytes = pipewave::typeBytes(result.getType());
         for (int cut = defined; cut < lastUse; ++cut)
           model.profile.cutBytes[cut] += bytes;
       }

@@ -14,10 +14,11 @@
 
 #include "ScheduleBuild.h"
 
+#include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
-#include "pipewave/Dialect/Sched/Utils/StageCosts.h"
 #include "pipewave/Schedule/ActionList.h"
 #include "pipewave/Schedule/Generate.h"
 
@@ -100,7 +101,7 @@ struct PipeSchedulePass
 
     // Stages are the stage functions the entry calls, in order.
     FailureOr<std::vector<func::FuncOp>> stageFns =
-        sched::getStageFunctions(fn, "pipe-schedule");
+        pipe::getStageFunctions(fn, "pipe-schedule");
     if (failed(stageFns))
       return signalPassFailure();
     int numStages = static_cast<int>(stageFns->size());
@@ -121,7 +122,7 @@ struct PipeSchedulePass
     // The microbatch count fixed before this pass, if any: the option, the
     // count pipe-microbatch specialised the stages for (one microbatch of
     // one replica), or pipe-plan's.
-    specialized = sched::getSpecializedMicrobatches(fn);
+    specialized = pipe::getSpecializedMicrobatches(fn);
     fixedMicrobatches = microbatches;
     if (fixedMicrobatches == 0 && specialized != 0) {
       if (failed(checkPlannedSpecialisation(fn)))
@@ -368,7 +369,7 @@ struct PipeSchedulePass
                                               bool forwardOnly) {
     std::string error;
     std::optional<sim::DeviceSpec> deviceSpec =
-        sched::resolveDevice(device, error);
+        pipewave::resolveDevice(device, error);
     if (!deviceSpec) {
       fn.emitError() << "pipe-schedule: " << error;
       return std::nullopt;
@@ -389,8 +390,8 @@ struct PipeSchedulePass
                         "devices-per-node must be at least 1";
       return std::nullopt;
     }
-    FailureOr<sched::ModelCosts> costs =
-        sched::computeModelCosts(fn, *deviceSpec, "pipe-schedule");
+    FailureOr<pipewave::ModelCosts> costs =
+        pipewave::computeModelCosts(fn, *deviceSpec, "pipe-schedule");
     if (failed(costs))
       return std::nullopt;
 
@@ -461,7 +462,7 @@ struct PipeSchedulePass
     return success();
   }
 
-  std::string formatTable(const sched::ModelCosts &costs,
+  std::string formatTable(const pipewave::ModelCosts &costs,
                           const scheduling::SearchResult &result, double budget,
                           const std::string &mSource,
                           const scheduling::SearchOptions &options,

@@ -219,7 +219,7 @@ pipewave::pipe::scheduling::buildSchedule(const ScheduleSpec &spec,
 }
 
 SearchResult
-pipewave::pipe::scheduling::searchSchedules(const sched::ModelCosts &costs,
+pipewave::pipe::scheduling::searchSchedules(const pipewave::ModelCosts &costs,
                                             const SearchOptions &options) {
   int numStages = static_cast<int>(costs.stages.size());
   std::vector<ScheduleSpec> specs = {
@@ -253,8 +253,8 @@ pipewave::pipe::scheduling::searchSchedules(const sched::ModelCosts &costs,
         candidate.fullRecompute = recompute;
         candidate.ranks = static_cast<int>(built.program->ranks.size());
         sim::Cluster cluster =
-            sched::makeCluster(costs.device, candidate.ranks,
-                               options.devicesPerNode, options.memoryBytes);
+            pipewave::makeCluster(costs.device, candidate.ranks,
+                                  options.devicesPerNode, options.memoryBytes);
         sim::SimReport report = sim::simulate(
             *built.program, costs.costTable(M, recompute), cluster);
         if (!report.error.empty())

@@ -14,7 +14,7 @@
 #ifndef PIPEWAVE_LIB_DIALECT_PIPE_TRANSFORMS_SCHEDULEBUILD_H
 #define PIPEWAVE_LIB_DIALECT_PIPE_TRANSFORMS_SCHEDULEBUILD_H
 
-#include "pipewave/Dialect/Sched/Utils/StageCosts.h"
+#include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Schedule/Generate.h"
 
 #include <optional>
@@ -111,7 +111,7 @@ struct SearchResult {
 /// count of `options` (and without and with full recompute when asked),
 /// simulates each with `costs`, and picks the fastest whose peak memory
 /// fits the budget.
-SearchResult searchSchedules(const sched::ModelCosts &costs,
+SearchResult searchSchedules(const pipewave::ModelCosts &costs,
                              const SearchOptions &options);
 
 } // namespace pipewave::pipe::scheduling

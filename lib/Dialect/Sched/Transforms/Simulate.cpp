@@ -4,17 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Costs the stage functions of the entry (pipewave/Dialect/Sched/Utils/
-// StageCosts.h), runs the event simulator of lib/Simulator on every
-// sched.program and reports the step time, the bubble and the memory; writes
-// the Chrome trace and the SVG timeline on request.
+// Costs the stage functions of the entry (pipewave/Analysis/StageCosts.h),
+// runs the event simulator of lib/Simulator on every sched.program and
+// reports the step time, the bubble and the memory; writes the Chrome trace
+// and the SVG timeline on request.
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave/Dialect/Pipe/IR/Pipe.h"
+#include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
-#include "pipewave/Dialect/Sched/Utils/StageCosts.h"
 #include "pipewave/Simulator/Simulator.h"
 #include "pipewave/Simulator/Trace.h"
 
@@ -154,19 +153,17 @@ struct SchedSimulatePass
     : public sched::impl::SchedSimulateBase<SchedSimulatePass> {
   using SchedSimulateBase::SchedSimulateBase;
 
-  /// The entry's `pipe.replicas` (pipe-plan): rank r of a program with one
-  /// stage per rank becomes a data-parallel group of replicas[stage]
+  /// The entry's `pipe.replicas` (pipe-plan, `replicas`): rank r of a program
+  /// with one stage per rank becomes a data-parallel group of replicas[stage]
   /// devices (numbered consecutively), each doing 1/replicas of every
   /// microbatch and stashing that share. Programs with several stages per
   /// rank get a warning and one device per rank; programs that already
   /// replicate their stages on ranks are simulated as they are.
   LogicalResult applyReplicas(func::FuncOp fn, const schedule::Program &program,
-                              sim::CostTable &table, sim::Placement &placement,
-                              int &numDevices) {
-    DenseI64ArrayAttr replicas =
-        pipe::PipeDialect::ReplicasAttrHelper(fn.getContext()).getAttr(fn);
-    if (!replicas ||
-        llvm::all_of(replicas.asArrayRef(), [](int64_t r) { return r == 1; }))
+                              ArrayRef<int64_t> replicas, sim::CostTable &table,
+                              sim::Placement &placement, int &numDevices) {
+    if (replicas.empty() ||
+        llvm::all_of(replicas, [](int64_t r) { return r == 1; }))
       return success();
     // The program's own replicas (pipe-schedule placed them on ranks).
     if (programReplicas(program) > 1)
@@ -277,7 +274,8 @@ struct SchedSimulatePass
       sim::Placement placement =
           sim::Placement::onePerRank(static_cast<int>(program.ranks.size()));
       int numDevices = static_cast<int>(program.ranks.size());
-      if (failed(applyReplicas(fn, program, table, placement, numDevices)))
+      if (failed(applyReplicas(fn, program, costs->plannedReplicas, table,
+                               placement, numDevices)))
         return signalPassFailure();
       sim::Cluster cluster = makeCluster(
           *deviceSpec, numDevices, static_cast<int>(devicesPerNode), capacity);

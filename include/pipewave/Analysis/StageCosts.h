@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Turns the stage functions of an outlined module into the per-stage
+// Turns the stage functions of an outlined module (found with
+// pipewave/Dialect/Pipe/Utils/StageFunctions.h) into the per-stage
 // durations and sizes the simulator (pipewave/Simulator) needs, with the
 // per-op cost model (pipewave/Analysis/CostModel.h) and a device's roofline:
 //
@@ -36,8 +37,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PIPEWAVE_DIALECT_SCHED_UTILS_STAGECOSTS_H
-#define PIPEWAVE_DIALECT_SCHED_UTILS_STAGECOSTS_H
+#ifndef PIPEWAVE_ANALYSIS_STAGECOSTS_H
+#define PIPEWAVE_ANALYSIS_STAGECOSTS_H
 
 #include "pipewave/Simulator/Device.h"
 #include "pipewave/Simulator/Simulator.h"
@@ -49,7 +50,7 @@
 #include <string>
 #include <vector>
 
-namespace pipewave::sched {
+namespace pipewave {
 
 /// Work and sizes of one stage, for the batch its function computes.
 struct StageWork {
@@ -82,6 +83,9 @@ struct ModelCosts {
   /// M1 when pipe-microbatch specialised the stages for M1 microbatches,
   /// else 0.
   int64_t specializedMicrobatches = 0;
+  /// The data-parallel replicas of every stage that pipe-plan wrote on the
+  /// entry (`pipe.replicas`); empty when it has none.
+  std::vector<int64_t> plannedReplicas;
   /// Operations without a cost rule (counted as free), and the first one's
   /// name.
   int uncostedOps = 0;
@@ -102,21 +106,6 @@ struct ModelCosts {
   sim::CostTable costTable(int64_t microbatches,
                            bool fullRecompute = false) const;
 };
-
-/// The stage functions the entry calls, in call order (stage k is the k-th),
-/// or failure with an error naming `passName` when a call is out of order.
-/// An entry without stage calls gives an empty list.
-mlir::FailureOr<std::vector<mlir::func::FuncOp>>
-getStageFunctions(mlir::func::FuncOp entry, llvm::StringRef passName);
-
-/// The global batch (dimension 0 of the first data input with a static one)
-/// or 0.
-int64_t getEntryBatch(mlir::func::FuncOp entry);
-
-/// M1 if the entry was specialised by pipe-microbatch{microbatches=M1}
-/// (a data input enters the stages through a tensor.extract_slice of
-/// 1/M1 of its dimension 0), else 0.
-int64_t getSpecializedMicrobatches(mlir::func::FuncOp entry);
 
 /// Costs every stage of `entry` on `device`; emits an error naming
 /// `passName` and returns failure if the module has no stage functions or a
@@ -147,6 +136,6 @@ double typeBytes(mlir::Type type);
 double functionSeconds(mlir::func::FuncOp fn, const sim::DeviceSpec &device,
                        int &uncosted, std::string &firstUncosted);
 
-} // namespace pipewave::sched
+} // namespace pipewave
 
-#endif // PIPEWAVE_DIALECT_SCHED_UTILS_STAGECOSTS_H
+#endif // PIPEWAVE_ANALYSIS_STAGECOSTS_H

@@ -4,23 +4,22 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave/Dialect/Sched/Utils/StageCosts.h"
+#include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Analysis/CostModel.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
+#include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace pipewave;
-using namespace pipewave::sched;
 
 /// Bytes of traffic per parameter byte of an Adam step (as in the DAPPLE
 /// planner's PlannerOptions::optimizerTrafficFactor).
 static constexpr double kOptimizerTrafficFactor = 7;
 
-double pipewave::sched::typeBytes(Type type) {
+double pipewave::typeBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return 0;
@@ -36,62 +35,8 @@ double pipewave::sched::typeBytes(Type type) {
   return static_cast<double>(tensor.getNumElements()) * ((bits + 7) / 8);
 }
 
-static bool isParamArg(func::FuncOp fn, unsigned index) {
-  return static_cast<bool>(
-      fn.getArgAttr(index, pipe::PipeDialect::ParamAttrHelper::getNameStr()));
-}
-
-FailureOr<std::vector<func::FuncOp>>
-pipewave::sched::getStageFunctions(func::FuncOp entry, StringRef passName) {
-  std::vector<func::FuncOp> stages;
-  SymbolTableCollection symbols;
-  for (auto call : entry.getBody().front().getOps<func::CallOp>()) {
-    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-        call, call.getCalleeAttr());
-    if (!callee || pipe::getStage(callee) < 0)
-      continue;
-    if (pipe::getStage(callee) != static_cast<int64_t>(stages.size())) {
-      call.emitError() << passName << ": expected a call of stage "
-                       << stages.size() << ", found stage "
-                       << pipe::getStage(callee);
-      return failure();
-    }
-    stages.push_back(callee);
-  }
-  return stages;
-}
-
-int64_t pipewave::sched::getEntryBatch(func::FuncOp entry) {
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-    if (isParamArg(entry, i))
-      continue;
-    auto type = dyn_cast<RankedTensorType>(entry.getArgumentTypes()[i]);
-    if (type && type.getRank() > 0 && !type.isDynamicDim(0))
-      return type.getDimSize(0);
-  }
-  return 0;
-}
-
-int64_t pipewave::sched::getSpecializedMicrobatches(func::FuncOp entry) {
-  for (auto slice : entry.getBody().front().getOps<tensor::ExtractSliceOp>()) {
-    auto arg = dyn_cast<BlockArgument>(slice.getSource());
-    if (!arg || arg.getOwner()->getParentOp() != entry.getOperation() ||
-        isParamArg(entry, arg.getArgNumber()))
-      continue;
-    auto source = dyn_cast<RankedTensorType>(slice.getSourceType());
-    RankedTensorType result = slice.getResultType();
-    if (!source || source.getRank() == 0 || source.isDynamicDim(0) ||
-        result.getRank() != source.getRank() || result.isDynamicDim(0) ||
-        result.getDimSize(0) == 0 ||
-        source.getDimSize(0) % result.getDimSize(0) != 0)
-      continue;
-    return source.getDimSize(0) / result.getDimSize(0);
-  }
-  return 0;
-}
-
-std::optional<sim::DeviceSpec>
-pipewave::sched::resolveDevice(StringRef name, std::string &error) {
+std::optional<sim::DeviceSpec> pipewave::resolveDevice(StringRef name,
+                                                       std::string &error) {
   if (std::optional<sim::DeviceSpec> device = sim::findDevice(name.str()))
     return device;
   if (name.ends_with(".json")) {
@@ -107,10 +52,8 @@ pipewave::sched::resolveDevice(StringRef name, std::string &error) {
   return std::nullopt;
 }
 
-double pipewave::sched::functionSeconds(func::FuncOp fn,
-                                        const sim::DeviceSpec &device,
-                                        int &uncosted,
-                                        std::string &firstUncosted) {
+double pipewave::functionSeconds(func::FuncOp fn, const sim::DeviceSpec &device,
+                                 int &uncosted, std::string &firstUncosted) {
   double seconds = 0;
   fn.getBody().walk([&](Operation *op) {
     // Region holders (pipe.recompute) cost their bodies; terminators nothing.
@@ -143,18 +86,22 @@ static double producedBytes(func::FuncOp fn) {
   return bytes;
 }
 
-static func::FuncOp linkedFunction(func::FuncOp stage, StringRef attrName) {
-  auto ref = stage->getAttrOfType<FlatSymbolRefAttr>(attrName);
+/// The function the symbol attribute `Helper` (pipe.fwd, pipe.bwd, ...) of
+/// `stage` names, or null.
+template <typename Helper>
+static func::FuncOp linkedFunction(func::FuncOp stage) {
+  FlatSymbolRefAttr ref = Helper(stage.getContext()).getAttr(stage);
   if (!ref)
     return nullptr;
   return SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(stage,
                                                             ref.getAttr());
 }
 
-FailureOr<ModelCosts> pipewave::sched::computeModelCosts(
-    func::FuncOp entry, const sim::DeviceSpec &device, StringRef passName) {
+FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
+                                                  const sim::DeviceSpec &device,
+                                                  StringRef passName) {
   FailureOr<std::vector<func::FuncOp>> stageFns =
-      getStageFunctions(entry, passName);
+      pipe::getStageFunctions(entry, passName);
   if (failed(stageFns))
     return failure();
   if (stageFns->empty()) {
@@ -166,8 +113,13 @@ FailureOr<ModelCosts> pipewave::sched::computeModelCosts(
 
   ModelCosts costs;
   costs.device = device;
-  costs.batch = getEntryBatch(entry);
-  costs.specializedMicrobatches = getSpecializedMicrobatches(entry);
+  costs.batch = pipe::getEntryBatch(entry);
+  costs.specializedMicrobatches = pipe::getSpecializedMicrobatches(entry);
+  if (DenseI64ArrayAttr replicas =
+          pipe::PipeDialect::ReplicasAttrHelper(entry.getContext())
+              .getAttr(entry))
+    costs.plannedReplicas.assign(replicas.asArrayRef().begin(),
+                                 replicas.asArrayRef().end());
   int numStages = static_cast<int>(stageFns->size());
   costs.stages.resize(numStages);
 
@@ -183,7 +135,7 @@ FailureOr<ModelCosts> pipewave::sched::computeModelCosts(
     double inputBytes = 0;
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
       double bytes = typeBytes(fn.getArgumentTypes()[i]);
-      if (isParamArg(fn, i))
+      if (pipe::isParam(fn, i))
         work.parameterBytes += bytes;
       else
         inputBytes += bytes;
@@ -194,12 +146,11 @@ FailureOr<ModelCosts> pipewave::sched::computeModelCosts(
                                       device.memoryBytesPerSecond
                                 : 0;
 
-    func::FuncOp bwd =
-        linkedFunction(fn, pipe::PipeDialect::BwdAttrHelper::getNameStr());
+    func::FuncOp bwd = linkedFunction<pipe::PipeDialect::BwdAttrHelper>(fn);
     func::FuncOp bwdInput =
-        linkedFunction(fn, pipe::PipeDialect::BwdInputAttrHelper::getNameStr());
-    func::FuncOp bwdWeight = linkedFunction(
-        fn, pipe::PipeDialect::BwdWeightAttrHelper::getNameStr());
+        linkedFunction<pipe::PipeDialect::BwdInputAttrHelper>(fn);
+    func::FuncOp bwdWeight =
+        linkedFunction<pipe::PipeDialect::BwdWeightAttrHelper>(fn);
     work.hasBackwardFunction = static_cast<bool>(bwd);
     work.hasSplitBackward = bwdInput && bwdWeight;
     work.backwardSeconds = bwd ? seconds(bwd) : 2 * work.forwardSeconds;
@@ -216,8 +167,8 @@ FailureOr<ModelCosts> pipewave::sched::computeModelCosts(
 
     // Stash: the forward function's extra results, or every produced tensor.
     double stash = 0;
-    if (func::FuncOp fwd = linkedFunction(
-            fn, pipe::PipeDialect::FwdAttrHelper::getNameStr())) {
+    if (func::FuncOp fwd =
+            linkedFunction<pipe::PipeDialect::FwdAttrHelper>(fn)) {
       work.hasForwardFunction = true;
       ArrayRef<Type> results = fwd.getResultTypes();
       for (size_t i = fn.getNumResults(); i < results.size(); ++i)
@@ -313,9 +264,8 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches,
   return table;
 }
 
-sim::Cluster pipewave::sched::makeCluster(const sim::DeviceSpec &device,
-                                          int numRanks, int devicesPerNode,
-                                          double memoryBytes) {
+sim::Cluster pipewave::makeCluster(const sim::DeviceSpec &device, int numRanks,
+                                   int devicesPerNode, double memoryBytes) {
   int perNode = std::max(devicesPerNode, 1);
   int nodes = std::max((numRanks + perNode - 1) / perNode, 1);
   sim::Cluster cluster = sim::Cluster::of(device, perNode, nodes);

@@ -1,0 +1,40 @@
+//===- StageFunctions.h - The stage functions an entry calls -----*- C++
+//-*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What an entry function says about its pipeline after pipe-outline-stages:
+// the stage functions it calls, the global batch of its data inputs, and the
+// microbatches pipe-microbatch specialised the stages for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_DIALECT_PIPE_UTILS_STAGEFUNCTIONS_H
+#define PIPEWAVE_DIALECT_PIPE_UTILS_STAGEFUNCTIONS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <vector>
+
+namespace pipewave::pipe {
+
+/// The stage functions the entry calls, in call order (stage k is the k-th),
+/// or failure with an error naming `passName` when a call is out of order.
+/// An entry without stage calls gives an empty list.
+mlir::FailureOr<std::vector<mlir::func::FuncOp>>
+getStageFunctions(mlir::func::FuncOp entry, llvm::StringRef passName);
+
+/// The global batch (dimension 0 of the first data input with a static one)
+/// or 0.
+int64_t getEntryBatch(mlir::func::FuncOp entry);
+
+/// M1 if the entry was specialised by pipe-microbatch{microbatches=M1}
+/// (a data input enters the stages through a tensor.extract_slice of
+/// 1/M1 of its dimension 0), else 0.
+int64_t getSpecializedMicrobatches(mlir::func::FuncOp entry);
+
+} // namespace pipewave::pipe
+
+#endif // PIPEWAVE_DIALECT_PIPE_UTILS_STAGEFUNCTIONS_H
