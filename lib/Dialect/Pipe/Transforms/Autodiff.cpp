@@ -33,7 +33,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScheduledWork.h"
-#include "pipewave/Analysis/CostModel.h"
 #include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
