@@ -1,7 +1,7 @@
 //===- table.cpp - Bubble and stash table of the built-in schedules -------===//
 //
-// Prints, as Markdown, the bubble fraction that computeTimeline() measures for every
-// registered schedule family (pipewave/Schedule/Registry.h) next to its
+// Prints, as Markdown, the bubble fraction that computeTimeline() measures for
+// every registered schedule family (pipewave/Schedule/Registry.h) next to its
 // closed form, and the peak number of
 // activations stashed on each rank. docs/schedules.md holds the output.
 //

@@ -136,8 +136,8 @@ BuildResult buildFamily(const ScheduleFamily &family, int option, int numStages,
 
 /// The Markdown table of docs/schedules.md: for every registered family and
 /// each of its table options, at 4 and 8 ranks and 8, 16 and 32
-/// microbatches, the bubble fraction computeTimeline() measures with unit costs,
-/// the closed form and the peak stash per rank.
+/// microbatches, the bubble fraction computeTimeline() measures with unit
+/// costs, the closed form and the peak stash per rank.
 std::string familyTable();
 
 /// The forward-only program with the placement and forward order of a

@@ -1,5 +1,4 @@
-//===- TosaBuilder.h - TOSA building blocks of stablehlo-to-tosa -*- C++
-//-*-===//
+//===- TosaBuilder.h - TOSA building blocks of stablehlo-to-tosa *- C++ -*-===//
 //
 // Part of the pipewave project.
 //

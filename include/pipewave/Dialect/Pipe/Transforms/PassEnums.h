@@ -1,5 +1,4 @@
-//===- PassEnums.h - Enumerated options of the pipe passes -------*- C++
-//-*-===//
+//===- PassEnums.h - Enumerated options of the pipe passes ------*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

@@ -1,5 +1,4 @@
-//===- StageFunctions.h - The stage functions an entry calls -----*- C++
-//-*-===//
+//===- StageFunctions.h - The stage functions an entry calls ----*- C++ -*-===//
 //
 // Part of the pipewave project.
 //
