@@ -1,5 +1,5 @@
 // UNSUPPORTED: cuda-toolkit
-// RUN: not --crash pipewave-opt %s --pipe-lower-to-gpu=format=fatbin 2>&1 | FileCheck %s
+// RUN: not pipewave-opt %s --pipe-lower-to-gpu=format=fatbin 2>&1 | FileCheck %s
 // RUN: pipewave-opt %s --pipe-lower-to-gpu=format=isa | FileCheck %s --check-prefix=ISA
 
 // On a build that found no CUDA toolkit, cubin/fatbin output without

@@ -1,6 +1,6 @@
-// RUN: not --crash pipewave-opt %s --pipe-lower-to-gpu=precision=fp16 2>&1 | FileCheck %s --check-prefix=PREC
-// RUN: not --crash pipewave-opt %s --pipe-lower-to-gpu=format=ptx 2>&1 | FileCheck %s --check-prefix=FMT
-// RUN: not --crash pipewave-opt %s --pipe-lower-to-gpu=cuda-arch=gfx90a 2>&1 | FileCheck %s --check-prefix=ARCH
+// RUN: not pipewave-opt %s --pipe-lower-to-gpu=precision=fp16 2>&1 | FileCheck %s --check-prefix=PREC
+// RUN: not pipewave-opt %s --pipe-lower-to-gpu=format=ptx 2>&1 | FileCheck %s --check-prefix=FMT
+// RUN: not pipewave-opt %s --pipe-lower-to-gpu=cuda-arch=gfx90a 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not pipewave-opt %s --pipe-matmul-to-cublas=precision=fp64 2>&1 | FileCheck %s --check-prefix=CUBLAS
 
 // Invalid options of pipe-lower-to-gpu and pipe-matmul-to-cublas.
