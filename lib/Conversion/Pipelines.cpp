@@ -31,8 +31,7 @@
 
 using namespace mlir;
 
-void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
-                                        const LowerToLLVMOptions &options) {
+void pipewave::addStagesToLinalgPasses(OpPassManager &pm) {
   pm.addPass(createPipeIsolateStages());
 
   // TOSA to linalg, arith and tensor.
@@ -44,19 +43,9 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   // One loop nest (and one buffer) for chains of elementwise ops.
   pm.nest<func::FuncOp>().addPass(createLinalgElementwiseOpFusionPass());
-  MatmulLowering matmul = options.matmul;
-  bool vectorize =
-      matmul == MatmulLowering::Vector || matmul == MatmulLowering::Auto;
-  if (vectorize) {
-    PipeMatmulVectorizeOptions tiling;
-    // auto: only matmuls whose columns tile into vectors of 8 or more; BLAS
-    // takes the others.
-    if (matmul == MatmulLowering::Auto)
-      tiling.minNr = 8;
-    pm.nest<func::FuncOp>().addPass(createPipeMatmulVectorize(tiling));
-    pm.addPass(createCanonicalizerPass());
-  }
+}
 
+void pipewave::addStageBufferizationPasses(OpPassManager &pm) {
   // Whole-function bufferization; results become out-parameters the caller
   // allocates (the runtime preallocates every result buffer).
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -74,6 +63,25 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createCanonicalizerPass());
+}
+
+void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                        const LowerToLLVMOptions &options) {
+  addStagesToLinalgPasses(pm);
+  MatmulLowering matmul = options.matmul;
+  bool vectorize =
+      matmul == MatmulLowering::Vector || matmul == MatmulLowering::Auto;
+  if (vectorize) {
+    PipeMatmulVectorizeOptions tiling;
+    // auto: only matmuls whose columns tile into vectors of 8 or more; BLAS
+    // takes the others.
+    if (matmul == MatmulLowering::Auto)
+      tiling.minNr = 8;
+    pm.nest<func::FuncOp>().addPass(createPipeMatmulVectorize(tiling));
+    pm.addPass(createCanonicalizerPass());
+  }
+
+  addStageBufferizationPasses(pm);
   if (vectorize) {
     // Transfers on the buffers themselves (not subviews), loop-invariant
     // indices out of the k loops, then the accumulator out of them.

@@ -48,6 +48,16 @@ struct LowerToLLVMOptions
           clEnumValN(MatmulLowering::Loops, "loops", "scalar loops"))};
 };
 
+/// Appends the front of every stage lowering: pipe-isolate-stages, TOSA to
+/// linalg, arith and tensor, and one loop nest per chain of element-wise
+/// ops.
+void addStagesToLinalgPasses(mlir::OpPassManager &pm);
+
+/// Appends whole-function bufferization of the stage code with results as
+/// caller-allocated out-params (each returned allocation made unique first,
+/// pipe-unique-result-buffers), deallocation and a canonicalization.
+void addStageBufferizationPasses(mlir::OpPassManager &pm);
+
 /// Appends the lowering of the stage functions of a pipelined module (after
 /// pipe-schedule) to the LLVM dialect: pipe-isolate-stages, TOSA to
 /// linalg/arith/tensor, one-shot bufferization of whole functions with

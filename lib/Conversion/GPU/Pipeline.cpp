@@ -72,27 +72,8 @@ void pipewave::buildLowerToGPUPipeline(OpPassManager &pm,
                                        const LowerToGPUOptions &options) {
   // The front of pipe-lower-to-llvm: TOSA to linalg, one nest per chain of
   // element-wise ops, bufferization with results as out-params.
-  pm.addPass(createPipeIsolateStages());
-  OpPassManager &fn = pm.nest<func::FuncOp>();
-  fn.addPass(tosa::createTosaToLinalgNamed());
-  fn.addPass(tosa::createTosaToLinalg());
-  fn.addPass(createTosaToArithPass());
-  fn.addPass(createTosaToTensorPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.nest<func::FuncOp>().addPass(createLinalgElementwiseOpFusionPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.nest<func::FuncOp>().addPass(createPipeUniqueResultBuffers());
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.addResultAttribute = true;
-  outParams.hoistStaticAllocs = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  bufferization::BufferDeallocationPipelineOptions dealloc;
-  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
-  pm.addPass(createCanonicalizerPass());
+  addStagesToLinalgPasses(pm);
+  addStageBufferizationPasses(pm);
 
   // Wrappers with the stream, cuBLAS matmuls, pipewave's kernels.
   pm.addPass(createPipeStageABI());
