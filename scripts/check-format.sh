@@ -17,14 +17,14 @@ if [ "${1:-}" = "--fix" ]; then
   exit 0
 fi
 status=0
+tmp=$(mktemp)
 for f in "${files[@]}"; do
-  if ! diff -u "$f" <("$format" "$f") >/tmp/pipewave-format.$$ 2>&1; then
-    sed "s#^--- $f#--- a/$f#; s#^+++ /dev/fd/[0-9]*#+++ b/$f (clang-format)#" \
-      /tmp/pipewave-format.$$
+  if ! diff -u "$f" <("$format" "$f") >"$tmp" 2>&1; then
+    sed "s#^--- $f#--- a/$f#; s#^+++ /dev/fd/[0-9]*#+++ b/$f (clang-format)#" "$tmp"
     status=1
   fi
 done
-rm -f /tmp/pipewave-format.$$
+rm -f "$tmp"
 if [ $status -ne 0 ]; then
   echo "pipewave: the files above are not clang-format clean; run scripts/check-format.sh --fix" >&2
 else
