@@ -22,7 +22,8 @@
 //    optimization for the host (--emit=llvm), an object file (--emit=obj);
 // 5. linking with the runtime (pipewave/Target/CPU.h, --emit=exe).
 //
-// Diagnostics carry the model's file:line:col; the exit code is non-zero on
+// Diagnostics carry the model's file:line:col and the source line, without
+// an IR dump (--debug-ir adds it); the exit code is non-zero on
 // any error. MLIR's --mlir-* options are available.
 //
 //===----------------------------------------------------------------------===//
@@ -131,6 +132,11 @@ cl::opt<std::string> recompute(
     cl::init("none"), cl::cat(category));
 cl::opt<std::string> entry("entry", cl::desc("Name of the entry function"),
                            cl::init("main"), cl::cat(category));
+cl::opt<bool> debugIR(
+    "debug-ir",
+    cl::desc("With an error, also print the IR of the operation it points at "
+             "(MLIR's \"see current operation\" note), for developers"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string>
     cudaArch("cuda-arch",
              cl::desc("--target cuda: GPU architecture (default sm_90)"),
@@ -354,6 +360,10 @@ int main(int argc, char **argv) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   MLIRContext context(registry);
+  // Errors name the model's file:line:col and say what is wrong; the IR
+  // dump of the failing operation is for developers (--debug-ir).
+  if (!debugIR)
+    context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   auto sourceMgr = std::make_shared<SourceMgr>();

@@ -47,6 +47,11 @@ static cl::opt<int64_t> batchSize(
     "batch-size",
     cl::desc("Value of a symbolic batch dimension (dim 0) of the inputs"),
     cl::init(0), cl::cat(category));
+static cl::opt<bool>
+    debugIR("debug-ir",
+            cl::desc("With an error, also print the IR of the operation it "
+                     "points at, for developers"),
+            cl::init(false));
 static cl::opt<bool> printLocs("print-locations",
                                cl::desc("Print node locations in the output"),
                                cl::init(false), cl::cat(category));
@@ -139,6 +144,9 @@ int main(int argc, char **argv) {
   }
 
   mlir::MLIRContext context;
+  // Errors name the file and say what is wrong, without an IR dump.
+  if (!debugIR)
+    context.printOpOnDiagnostic(false);
   context.loadDialect<mlir::func::FuncDialect, mlir::tosa::TosaDialect>();
   std::string error;
   auto head = MemoryBuffer::getFileOrSTDIN(inputPath, /*IsText=*/false);
