@@ -20,6 +20,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Conversion/Passes.h"
+
+#include "MemRefDescriptor.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -37,44 +39,6 @@ namespace {
 /// The attribute buffer-results-to-out-params{add-result-attr} puts on
 /// out-parameters.
 constexpr StringLiteral kResultAttr = "bufferize.result";
-
-/// The LLVM struct the memref-to-LLVM type converter uses for `type`.
-Type descriptorType(MemRefType type) {
-  MLIRContext *ctx = type.getContext();
-  auto ptr = LLVM::LLVMPointerType::get(ctx);
-  auto i64 = IntegerType::get(ctx, 64);
-  SmallVector<Type> fields = {ptr, ptr, i64};
-  if (type.getRank() > 0) {
-    auto array = LLVM::LLVMArrayType::get(i64, type.getRank());
-    fields.push_back(array);
-    fields.push_back(array);
-  }
-  return LLVM::LLVMStructType::getLiteral(ctx, fields);
-}
-
-/// Builds the descriptor of a contiguous buffer at `ptr` and casts it to
-/// `type`.
-Value buildMemRef(OpBuilder &b, Location loc, Value ptr, MemRefType type) {
-  auto i64 = b.getI64Type();
-  Type structType = descriptorType(type);
-  Value desc = LLVM::PoisonOp::create(b, loc, structType);
-  auto constant = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-  };
-  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{0});
-  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{1});
-  desc = LLVM::InsertValueOp::create(b, loc, desc, constant(0),
-                                     ArrayRef<int64_t>{2});
-  int64_t stride = 1;
-  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    desc = LLVM::InsertValueOp::create(
-        b, loc, desc, constant(type.getDimSize(d)), ArrayRef<int64_t>{3, d});
-    desc = LLVM::InsertValueOp::create(b, loc, desc, constant(stride),
-                                       ArrayRef<int64_t>{4, d});
-    stride *= type.getDimSize(d);
-  }
-  return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
-}
 
 struct PipeStageABIPass
     : public pipewave::impl::PipeStageABIBase<PipeStageABIPass> {
@@ -176,7 +140,7 @@ struct PipeStageABIPass
           b, loc, ptrType, ptrType, array,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slot)});
       Value ptr = LLVM::LoadOp::create(b, loc, ptrType, addr);
-      operands[argNo] = buildMemRef(
+      operands[argNo] = buildContiguousMemRef(
           b, loc, ptr, cast<MemRefType>(fn.getArgumentTypes()[argNo]));
     };
     for (auto [slot, argNo] : llvm::enumerate(ins))

@@ -28,6 +28,17 @@ namespace pipewave {
 #define GEN_PASS_REGISTRATION
 #include "pipewave/Conversion/Passes.h.inc"
 
+/// The spellings of MatmulLowering for an option (`matmul`).
+inline llvm::cl::ValuesClass matmulLoweringValues() {
+  return llvm::cl::values(
+      clEnumValN(MatmulLowering::Auto, "auto",
+                 "vector where the columns tile well, else blas"),
+      clEnumValN(MatmulLowering::Blas, "blas", "OpenBLAS"),
+      clEnumValN(MatmulLowering::Vector, "vector",
+                 "MLIR tiling and vectorization"),
+      clEnumValN(MatmulLowering::Loops, "loops", "scalar loops"));
+}
+
 /// Options of the `pipe-lower-to-llvm` pipeline.
 struct LowerToLLVMOptions
     : public mlir::PassPipelineOptions<LowerToLLVMOptions> {
@@ -38,14 +49,7 @@ struct LowerToLLVMOptions
                      "(OpenBLAS through pw_sgemm_batched), vector (MLIR "
                      "tiling and vectorization) or loops (scalar loops left "
                      "to LLVM)"),
-      llvm::cl::init(MatmulLowering::Auto),
-      llvm::cl::values(
-          clEnumValN(MatmulLowering::Auto, "auto",
-                     "vector where the columns tile well, else blas"),
-          clEnumValN(MatmulLowering::Blas, "blas", "OpenBLAS"),
-          clEnumValN(MatmulLowering::Vector, "vector",
-                     "MLIR tiling and vectorization"),
-          clEnumValN(MatmulLowering::Loops, "loops", "scalar loops"))};
+      llvm::cl::init(MatmulLowering::Auto), matmulLoweringValues()};
 };
 
 /// Appends the front of every stage lowering: pipe-isolate-stages, TOSA to
@@ -57,6 +61,11 @@ void addStagesToLinalgPasses(mlir::OpPassManager &pm);
 /// caller-allocated out-params (each returned allocation made unique first,
 /// pipe-unique-result-buffers), deallocation and a canonicalization.
 void addStageBufferizationPasses(mlir::OpPassManager &pm);
+
+/// Appends the host side's conversions to the LLVM dialect (strided
+/// metadata, affine, memref, with `vectors` the vector dialect, arith, func,
+/// control flow, ub), the cast reconciliation and a canonicalization.
+void addStageCodeToLLVMPasses(mlir::OpPassManager &pm, bool vectors);
 
 /// Appends the lowering of the stage functions of a pipelined module (after
 /// pipe-schedule) to the LLVM dialect: pipe-isolate-stages, TOSA to

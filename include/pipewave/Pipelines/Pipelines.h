@@ -138,14 +138,7 @@ struct PipeCompileOptions : public PipelineScheduleOptions<PipeCompileOptions> {
           clEnumValN(CompileTarget::CUDA, "cuda", "NVIDIA GPU kernels"))};
   Option<MatmulLowering> matmul{
       *this, "matmul", llvm::cl::desc("target=cpu: how f32 matmuls run"),
-      llvm::cl::init(MatmulLowering::Auto),
-      llvm::cl::values(
-          clEnumValN(MatmulLowering::Auto, "auto",
-                     "vector where the columns tile well, else blas"),
-          clEnumValN(MatmulLowering::Blas, "blas", "OpenBLAS"),
-          clEnumValN(MatmulLowering::Vector, "vector",
-                     "MLIR tiling and vectorization"),
-          clEnumValN(MatmulLowering::Loops, "loops", "scalar loops"))};
+      llvm::cl::init(MatmulLowering::Auto), matmulLoweringValues()};
   Option<std::string> cudaArch{
       *this, "cuda-arch",
       llvm::cl::desc("target=cuda: the GPU architecture (sm_<NN>)"),

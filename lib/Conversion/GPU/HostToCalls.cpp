@@ -18,6 +18,8 @@
 
 #include "pipewave/Conversion/Passes.h"
 
+#include "../MemRefDescriptor.h"
+
 #include "GpuUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -32,37 +34,6 @@ using namespace mlir;
 using namespace pipewave;
 
 namespace {
-
-/// The memref descriptor of a contiguous buffer at `ptr`, cast to `type`.
-Value buildMemRef(OpBuilder &b, Location loc, Value ptr, MemRefType type) {
-  MLIRContext *ctx = b.getContext();
-  auto i64 = b.getI64Type();
-  auto ptrType = LLVM::LLVMPointerType::get(ctx);
-  SmallVector<Type> fields = {ptrType, ptrType, i64};
-  if (type.getRank() > 0) {
-    auto array = LLVM::LLVMArrayType::get(i64, type.getRank());
-    fields.push_back(array);
-    fields.push_back(array);
-  }
-  Type structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
-  auto constant = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-  };
-  Value desc = LLVM::PoisonOp::create(b, loc, structType);
-  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{0});
-  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{1});
-  desc = LLVM::InsertValueOp::create(b, loc, desc, constant(0),
-                                     ArrayRef<int64_t>{2});
-  int64_t stride = 1;
-  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    desc = LLVM::InsertValueOp::create(
-        b, loc, desc, constant(type.getDimSize(d)), ArrayRef<int64_t>{3, d});
-    desc = LLVM::InsertValueOp::create(b, loc, desc, constant(stride),
-                                       ArrayRef<int64_t>{4, d});
-    stride *= type.getDimSize(d);
-  }
-  return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
-}
 
 struct PipeGpuHostToCallsPass
     : public pipewave::impl::PipeGpuHostToCallsBase<PipeGpuHostToCallsPass> {
@@ -244,7 +215,7 @@ struct PipeGpuHostToCallsPass
     Value ptr =
         func::CallOp::create(b, loc, decl, ValueRange{size, getStream(alloc)})
             .getResult(0);
-    alloc.replaceAllUsesWith(buildMemRef(b, loc, ptr, type));
+    alloc.replaceAllUsesWith(buildContiguousMemRef(b, loc, ptr, type));
     alloc.erase();
     return success();
   }
@@ -285,7 +256,7 @@ struct PipeGpuHostToCallsPass
                                                 address(b, loc, slots->second),
                                                 address(b, loc, nameStr)})
                     .getResult(0);
-    get.replaceAllUsesWith(buildMemRef(b, loc, ptr, type));
+    get.replaceAllUsesWith(buildContiguousMemRef(b, loc, ptr, type));
     get.erase();
     return success();
   }

@@ -106,15 +106,7 @@ void pipewave::buildLowerToGPUPipeline(OpPassManager &pm,
 
   // Host code: calls of the launch layer, then LLVM.
   pm.addPass(createPipeGpuHostToCalls());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
+  addStageCodeToLLVMPasses(pm, /*vectors=*/false);
 }
 
 void pipewave::registerLowerToGPUPipeline() {
