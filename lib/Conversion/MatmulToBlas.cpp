@@ -42,23 +42,6 @@ MemRefType dynamicStrided(MLIRContext *ctx, int64_t rank) {
   return MemRefType::get(shape, Float32Type::get(ctx), layout);
 }
 
-/// The linalg.fill of zero into `out` that `matmul` can absorb (beta = 0):
-/// earlier in the same block, with only side-effect free ops in between.
-linalg::FillOp findZeroFill(Operation *matmul, Value out) {
-  for (Operation *op = matmul->getPrevNode(); op; op = op->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-      if (fill.getOutputs().front() != out)
-        return nullptr;
-      if (!matchPattern(fill.getInputs().front(), m_AnyZeroFloat()))
-        return nullptr;
-      return fill;
-    }
-    if (!isMemoryEffectFree(op))
-      return nullptr;
-  }
-  return nullptr;
-}
-
 struct PipeMatmulToBlasPass
     : public pipewave::impl::PipeMatmulToBlasBase<PipeMatmulToBlasPass> {
   using PipeMatmulToBlasBase::PipeMatmulToBlasBase;

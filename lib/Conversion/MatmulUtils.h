@@ -29,6 +29,11 @@ inline bool isPlainF32Matmul(mlir::linalg::LinalgOp op) {
   return true;
 }
 
+/// The linalg.fill of zero into `out` that `matmul` can absorb (beta = 0):
+/// earlier in the same block, with only side-effect free ops in between;
+/// null if there is none.
+mlir::linalg::FillOp findZeroFill(mlir::Operation *matmul, mlir::Value out);
+
 } // namespace pipewave
 
 #endif // PIPEWAVE_LIB_CONVERSION_MATMULUTILS_H

@@ -14,6 +14,8 @@
 
 #include "pipewave/Conversion/Passes.h"
 
+#include "../MatmulUtils.h"
+
 #include "GpuUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -108,23 +110,6 @@ std::optional<linalg::ContractionDimensions> gemmDims(linalg::LinalgOp op) {
       dims->k.size() != 1)
     return std::nullopt;
   return *dims;
-}
-
-/// The linalg.fill of zero into `out` that `matmul` absorbs (beta = 0):
-/// earlier in the block with only side-effect free ops in between.
-linalg::FillOp findZeroFill(Operation *matmul, Value out) {
-  for (Operation *op = matmul->getPrevNode(); op; op = op->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-      if (fill.getOutputs().front() != out)
-        return nullptr;
-      if (!matchPattern(fill.getInputs().front(), m_AnyZeroFloat()))
-        return nullptr;
-      return fill;
-    }
-    if (!isMemoryEffectFree(op))
-      return nullptr;
-  }
-  return nullptr;
 }
 
 /// When `value` is a buffer written only by a linalg.transpose of the last
