@@ -5,8 +5,9 @@
 // 1. Parse the command line (no MPI yet: --help, --print-ranks and
 //    --print-plan work without a launcher).
 // 2. Validate the model, pick the backend (MPI under a launcher, else the
-//    local one) and check the number of ranks: every rank detects a mismatch
-//    itself and exits 2.
+//    local one; a torchrun-style environment of several ranks without MPI
+//    is an error, see LaunchEnv.h) and check the number of ranks: every
+//    rank detects a mismatch itself and exits 2.
 // 3. Each rank picks its device (PW_DEVICE), checks every input it can (all
 //    .npy headers, the whole --init header), loads what its stages read and
 //    plans its buffers; the ranks then agree, so an error anywhere stops all
@@ -28,6 +29,7 @@
 
 #include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/Json.h"
+#include "pipewave-runtime/LaunchEnv.h"
 #include "pipewave-runtime/ModelCheck.h"
 #include "pipewave-runtime/Trace.h"
 
@@ -71,11 +73,25 @@ std::string baseName(const char *path) {
 std::unique_ptr<Backend> Driver::chooseBackend(int *argc, char ***argv) {
   const char *forced = std::getenv("PW_BACKEND");
   std::string choice = forced ? forced : "";
-  if (choice == "local" || (choice.empty() && !startedByLauncher()))
+  if (choice == "local")
     return createLocalBackend();
-  if (choice != "mpi" && !choice.empty())
+  if (choice == "mpi" || (choice.empty() && startedByLauncher()))
+    return createMpiBackend(argc, argv);
+  if (!choice.empty())
     usageError("PW_BACKEND must be 'local' or 'mpi', not '" + choice + "'");
-  return createMpiBackend(argc, argv);
+  // No MPI launcher: a torchrun-style environment may still say that this
+  // process is one of several. (Slurm's variables alone do not: a batch
+  // script sees its allocation's task count.)
+  LaunchEnv launch = launchEnvFromProcess();
+  if (launch.source == LaunchSource::Torchrun && launch.worldSize > 1)
+    usageError(std::string("the launch environment (") +
+               launchSourceName(launch.source) + ") makes this process rank " +
+               std::to_string(launch.rank) + " of " +
+               std::to_string(launch.worldSize) +
+               ", but without an MPI launcher this runtime has no backend "
+               "for several processes; start it with pipewave-run -n " +
+               std::to_string(launch.worldSize) + " or mpirun");
+  return createLocalBackend();
 }
 
 int Driver::run(int *argc, char ***argv) {
