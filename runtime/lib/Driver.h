@@ -10,6 +10,7 @@
 //                       file format itself is Checkpoint.cpp's)
 //   DriverOutputs.cpp   --expect, combining replicas' outputs, --out and
 //                       the output lines
+//   DriverLoopback.cpp  every rank in one process (PW_BACKEND=loopback)
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,10 +44,18 @@ void printLine(const std::string &line);
 /// snprintf of one double.
 std::string formatDouble(const char *format, double value);
 
+/// Runs every rank of `model` in this process on the loopback backend
+/// (PW_BACKEND=loopback; DriverLoopback.cpp) and returns the exit code.
+int runLoopback(const pw_model &model, const Options &options);
+
 class Driver {
 public:
-  Driver(const pw_model &model, Options options)
-      : model(model), options(std::move(options)) {}
+  /// `backend`: the rank's backend; nullptr: run() picks one from the
+  /// environment.
+  Driver(const pw_model &model, Options options,
+         std::unique_ptr<Backend> backend = nullptr)
+      : model(model), options(std::move(options)), backend(std::move(backend)) {
+  }
   ~Driver() {
     if (logFile)
       std::fclose(logFile);

@@ -78,7 +78,8 @@ std::unique_ptr<Backend> Driver::chooseBackend(int *argc, char ***argv) {
   if (choice == "mpi" || (choice.empty() && startedByLauncher()))
     return createMpiBackend(argc, argv);
   if (!choice.empty())
-    usageError("PW_BACKEND must be 'local' or 'mpi', not '" + choice + "'");
+    usageError("PW_BACKEND must be 'local', 'mpi' or 'loopback', not '" +
+               choice + "'");
   // No MPI launcher: a torchrun-style environment may still say that this
   // process is one of several. (Slurm's variables alone do not: a batch
   // script sees its allocation's task count.)
@@ -95,7 +96,8 @@ std::unique_ptr<Backend> Driver::chooseBackend(int *argc, char ***argv) {
 }
 
 int Driver::run(int *argc, char ***argv) {
-  backend = chooseBackend(argc, argv);
+  if (!backend)
+    backend = chooseBackend(argc, argv);
   backend->setTimeout(options.timeout);
   rank = backend->rank();
   if (backend->size() != model.num_ranks) {
@@ -349,6 +351,9 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
     return ExitOk;
   }
   try {
+    const char *backend = std::getenv("PW_BACKEND");
+    if (backend && std::string(backend) == "loopback")
+      return runLoopback(*model, options);
     Driver driver(*model, std::move(options));
     return driver.run(&argc, &argv);
   } catch (const Error &error) {

@@ -3,8 +3,8 @@
 // Part of the pipewave project.
 //
 //   pipewave-run [-n N] [-H HOSTS | --hostfile FILE] [--mpirun PATH]
-//                [--bind-to none|core] [--mpi-arg ARG]... [--dry-run] [-v]
-//                [--] BINARY [ARGS...]
+//                [--bind-to none|core] [--mpi-arg ARG]... [--loopback]
+//                [--dry-run] [-v] [--] BINARY [ARGS...]
 //
 // Runs
 //   mpirun [--allow-run-as-root] [--oversubscribe] --bind-to POLICY -np N
@@ -17,6 +17,10 @@
 // inside an MPI job already (mpirun, srun: Open MPI/PMI/PMIx variables set),
 // it execs BINARY directly and joins that job. The mpirun used is --mpirun,
 // else $PIPEWAVE_MPIRUN, else `mpirun` on PATH (Open MPI flags).
+//
+// --loopback (or PW_BACKEND=loopback in the environment) runs every rank in
+// one process instead, a thread per rank, without MPI: it execs BINARY
+// with PW_BACKEND=loopback (docs/runtime.md).
 //
 // Supervision. Open MPI 4.1 (Debian 12) sometimes hangs or crashes in its
 // own teardown (PMIx_server_finalize) after a job ended abnormally, although
@@ -58,8 +62,8 @@ void usage(FILE *out) {
       "usage: pipewave-run [-n N] [-H HOSTS | --hostfile FILE] "
       "[--mpirun PATH]\n"
       "                    [--bind-to none|core] [--mpi-arg ARG]... "
-      "[--dry-run] [-v]\n"
-      "                    [--] BINARY [ARGS...]\n"
+      "[--loopback]\n"
+      "                    [--dry-run] [-v] [--] BINARY [ARGS...]\n"
       "\n"
       "Runs a pipewave-compiled BINARY on N MPI ranks (mpirun -np N ...).\n"
       "  -n, -np N         number of ranks (default: BINARY --print-ranks)\n"
@@ -70,6 +74,9 @@ void usage(FILE *out) {
       "  --bind-to POLICY  none (default: ranks float) or core (one core "
       "per rank)\n"
       "  --mpi-arg ARG     extra argument for mpirun (repeatable)\n"
+      "  --loopback        run every rank in one process (a thread per "
+      "rank), no MPI;\n"
+      "                    also chosen by PW_BACKEND=loopback\n"
       "  --dry-run         print the command instead of running it\n"
       "  -v, --verbose     print the command before running it\n"
       "Arguments after BINARY go to the model (see BINARY --help).\n",
@@ -326,6 +333,8 @@ int main(int argc, char **argv) {
   std::string mpirun = envMpirun && *envMpirun ? envMpirun : "mpirun";
   std::vector<std::string> mpiArgs, modelArgs;
   bool dryRun = false, verbose = false;
+  const char *envBackend = std::getenv("PW_BACKEND");
+  bool loopback = envBackend && std::string(envBackend) == "loopback";
 
   int i = 1;
   auto value = [&](const std::string &option) -> std::string {
@@ -357,6 +366,8 @@ int main(int argc, char **argv) {
         fail("--bind-to " + bindTo + ": expected none or core");
     } else if (arg == "--mpi-arg")
       mpiArgs.push_back(value(arg));
+    else if (arg == "--loopback")
+      loopback = true;
     else if (arg == "--dry-run")
       dryRun = true;
     else if (arg == "-v" || arg == "--verbose")
@@ -376,8 +387,19 @@ int main(int argc, char **argv) {
     modelArgs.push_back(argv[i]);
 
   std::vector<std::string> command;
-  bool joinJob = insideLauncher() && ranks == 0;
-  if (joinJob) {
+  bool joinJob = loopback || (insideLauncher() && ranks == 0);
+  if (loopback) {
+    // Every rank in this one process: the binary's own rank count.
+    if (!hosts.empty() || !hostfile.empty() || !mpiArgs.empty())
+      fail("--loopback runs one process on this machine: -H, --hostfile and "
+           "--mpi-arg do not apply");
+    if (ranks != 0 && ranks != ranksOf(binary))
+      fail("--loopback runs the " + std::to_string(ranksOf(binary)) +
+           " ranks '" + binary + "' was compiled for, not -n " +
+           std::to_string(ranks));
+    setenv("PW_BACKEND", "loopback", 1);
+    command.insert(command.end(), {"PW_BACKEND=loopback", binary});
+  } else if (joinJob) {
     // Already one rank of a job: become the model.
     command.push_back(binary);
   } else {
@@ -408,6 +430,8 @@ int main(int argc, char **argv) {
       return 0;
     std::fflush(stderr);
   }
+  if (loopback)
+    command.erase(command.begin()); // Printed only: the variable is set.
   std::vector<char *> args;
   for (std::string &arg : command)
     args.push_back(arg.data());

@@ -6,6 +6,8 @@
 
 #include "TestModel.h"
 
+#include "pipewave-runtime/Loopback.h"
+
 #include "pipewave/Schedule/Generate.h"
 
 #include <cstdlib>
@@ -28,9 +30,12 @@ int envInt(const char *name, int fallback) {
 
 /// The failure hooks of the MPI tests.
 void testHooks() {
-  static int calls = 0;
-  static const int rank =
+  thread_local int calls = 0;
+  // The rank: the loopback thread's, else the MPI process's.
+  static const int processRank =
       envInt("OMPI_COMM_WORLD_RANK", envInt("PMIX_RANK", 0));
+  const int rank =
+      currentLoopbackRank() >= 0 ? currentLoopbackRank() : processRank;
   static const int dieRank = envInt("PW_TEST_DIE_RANK", -1);
   static const int dieAfter = envInt("PW_TEST_DIE_AFTER", 0);
   static const int hangRank = envInt("PW_TEST_HANG_RANK", -1);

@@ -153,7 +153,9 @@ void weightGradients(const float *dz, const float *h, float *dw, float *db) {
   }
 }
 
-std::vector<float> gDy, gDz;
+// Scratch of the backward functions; one per thread, as the loopback
+// backend runs several ranks in one process.
+thread_local std::vector<float> gDy, gDz;
 
 /// backward(args..., stash..., d_res...) -> grad_args in ascending order:
 /// stage 0 (dw0, db0, dw1, db1, ...), stage s > 0 (dw0, dh, db0, dw1, ...).
