@@ -5,9 +5,10 @@
 // 1. Parse the command line (no MPI yet: --help, --print-ranks and
 //    --print-plan work without a launcher).
 // 2. Validate the model, pick the backend (MPI under a launcher, else the
-//    local one; a torchrun-style environment of several ranks without MPI
-//    is an error, see LaunchEnv.h) and check the number of ranks: every
-//    rank detects a mismatch itself and exits 2.
+//    local one; PW_BACKEND forces one, nccl included; a torchrun-style
+//    environment of several ranks without MPI on the CPU is an error, see
+//    LaunchEnv.h) and check the number of ranks: every rank detects a
+//    mismatch itself and exits 2.
 // 3. Each rank picks its device (PW_DEVICE), checks every input it can (all
 //    .npy headers, the whole --init header), loads what its stages read and
 //    plans its buffers; the ranks then agree, so an error anywhere stops all
@@ -27,10 +28,12 @@
 
 #include "Driver.h"
 
+#include "pipewave-runtime/CudaDeviceAccess.h"
 #include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/Json.h"
 #include "pipewave-runtime/LaunchEnv.h"
 #include "pipewave-runtime/ModelCheck.h"
+#include "pipewave-runtime/NcclBackend.h"
 #include "pipewave-runtime/Trace.h"
 
 #include <algorithm>
@@ -73,25 +76,36 @@ std::string baseName(const char *path) {
 std::unique_ptr<Backend> Driver::chooseBackend(int *argc, char ***argv) {
   const char *forced = std::getenv("PW_BACKEND");
   std::string choice = forced ? forced : "";
+  // No MPI launcher: a torchrun-style environment may still say that this
+  // process is one of several. (Slurm's variables alone do not: a batch
+  // script sees its allocation's task count.)
+  LaunchEnv launch = choice.empty() && !startedByLauncher()
+                         ? launchEnvFromProcess()
+                         : LaunchEnv();
+  bool torchrun =
+      launch.source == LaunchSource::Torchrun && launch.worldSize > 1;
+  // GPUs of several processes talk through NCCL (chosen explicitly until
+  // the CUDA device is the default of GPU binaries).
+  if (choice == "nccl")
+    return createNcclBackend(model, argc, argv, options.timeout);
   if (choice == "local")
     return createLocalBackend();
   if (choice == "mpi" || (choice.empty() && startedByLauncher()))
     return createMpiBackend(argc, argv);
   if (!choice.empty())
-    usageError("PW_BACKEND must be 'local', 'mpi' or 'loopback', not '" +
+    usageError("PW_BACKEND must be 'local', 'mpi', 'loopback' or 'nccl', "
+               "not '" +
                choice + "'");
-  // No MPI launcher: a torchrun-style environment may still say that this
-  // process is one of several. (Slurm's variables alone do not: a batch
-  // script sees its allocation's task count.)
-  LaunchEnv launch = launchEnvFromProcess();
-  if (launch.source == LaunchSource::Torchrun && launch.worldSize > 1)
+  if (torchrun)
     usageError(std::string("the launch environment (") +
                launchSourceName(launch.source) + ") makes this process rank " +
                std::to_string(launch.rank) + " of " +
                std::to_string(launch.worldSize) +
                ", but without an MPI launcher this runtime has no backend "
-               "for several processes; start it with pipewave-run -n " +
-               std::to_string(launch.worldSize) + " or mpirun");
+               "for several processes on the CPU; start it with pipewave-run "
+               "-n " +
+               std::to_string(launch.worldSize) +
+               " or mpirun (GPUs: PW_BACKEND=nccl)");
   return createLocalBackend();
 }
 
@@ -165,6 +179,11 @@ void Driver::prepare() {
         used[stage.arg_index[a]] = true;
   }
   device = createDeviceFromEnvironment();
+  if (backend->name() == "nccl" &&
+      !dynamic_cast<CudaDeviceAccess *>(device.get()))
+    usageError("PW_BACKEND=nccl needs the CUDA device (PW_DEVICE=cuda), not "
+               "the '" +
+               device->name() + "' device");
   inputTensors.resize(model.num_inputs);
   loadData();
   loadParameters();
