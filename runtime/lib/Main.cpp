@@ -7,7 +7,8 @@
 // 2. Validate the model, pick the backend (MPI under a launcher, else the
 //    local one) and check the number of ranks: every rank detects a mismatch
 //    itself and exits 2.
-// 3. Each rank picks its device (PW_DEVICE), checks every input it can (all
+// 3. Each rank picks its device (the model's: PW_DEVICE for CPU code, the
+//    GPU of its local rank for CUDA code), checks every input it can (all
 //    .npy headers, the whole --init header), loads what its stages read and
 //    plans its buffers; the ranks then agree, so an error anywhere stops all
 //    of them (exit 2) before any schedule message is sent.
@@ -146,7 +147,7 @@ void Driver::prepare() {
       if (stage.arg_source[a] != PW_FROM_PREVIOUS)
         used[stage.arg_index[a]] = true;
   }
-  device = createDeviceFromEnvironment();
+  device = createDeviceForModel(model, localRankFromEnvironment());
   inputTensors.resize(model.num_inputs);
   loadData();
   loadParameters();
@@ -176,6 +177,12 @@ int Driver::execute() {
                     options.optimizer, device.get());
   if (training && startStep > 0)
     restoreState(executor);
+  if (options.cudaGraph) {
+    std::string why;
+    if (!executor.useGraphs(why))
+      report(backend.get(),
+             "note: --cuda-graph: " + why + "; running without a graph");
+  }
 
   backend->barrier("the other ranks to start");
   if (trace)

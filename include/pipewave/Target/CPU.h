@@ -67,6 +67,9 @@ struct ModelDesc {
   std::vector<int32_t> outputCombine; ///< pw_output_combine
   std::vector<StageDesc> stages;
   schedule::Program program;
+  /// pw_device_kind: PW_DEVICE_CUDA for stage code compiled with
+  /// --target cuda (wrappers taking a stream), else PW_DEVICE_HOST.
+  int32_t device = 0;
 };
 
 /// Reads the description of a module after pipe-outline-stages,
