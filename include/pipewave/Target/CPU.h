@@ -120,6 +120,10 @@ struct LinkOptions {
   std::string libDir;
   /// More arguments for the driver.
   std::vector<std::string> extraArgs;
+  /// Stage code compiled with --target cuda: also link the CUDA device of
+  /// the runtime and the launch layer, as `libDir`/pipewave_runtime_cuda.link
+  /// lists them (written only by builds that found the CUDA toolkit).
+  bool cuda = false;
 };
 
 /// Links `object` into the executable `output` with the runtime, the CPU
