@@ -51,6 +51,9 @@ if getattr(config, "pipewave_have_cuda", False):
          os.path.join(config.pipewave_src_root, "runtime", "cuda", "include")))
 config.substitutions.append(
     ("%llvm_tools_dir", config.llvm_tools_dir))
+# No NVIDIA GPU on this machine: tests of what happens without one.
+if not os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("no-gpu")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

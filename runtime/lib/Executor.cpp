@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/Executor.h"
+#include "pipewave-runtime/DeviceArena.h"
 #include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/ModelCheck.h"
 #include "pipewave-runtime/Trace.h"
@@ -39,6 +40,10 @@ Executor::Executor(const pw_model &model, const ExecPlan &plan,
                     "' not loaded on rank " + std::to_string(plan.rank));
   }
   shared = this->device.sharesHostMemory();
+  // Everything below is allocated once: a device may take it as one block.
+  if (!shared)
+    this->device.reserve(
+        deviceMemoryBound(model, plan, optimizer, this->inputs));
   compute = this->device.createStream();
   transfer = this->device.createStream();
   inputsCopied = this->device.createEvent();
@@ -290,7 +295,30 @@ void Executor::releaseRetained(size_t bytes) {
   retained -= std::min(retained, bytes);
 }
 
+bool Executor::useGraphs(std::string &why) {
+  if (!device.supportsGraphs()) {
+    why = "the '" + device.name() + "' device cannot capture graphs";
+    return false;
+  }
+  for (int i = 0; i < program.num_actions; ++i) {
+    int kind = program.actions[i].kind;
+    if (kind == PW_ACT_SEND || kind == PW_ACT_RECV ||
+        kind == PW_ACT_ALLREDUCE) {
+      why = "rank " + std::to_string(plan.rank) +
+            "'s step sends, receives or all-reduces through the backend, "
+            "which waits on the host ('" +
+            plan.actions[i].description +
+            "'), so its device work cannot be captured";
+      return false;
+    }
+  }
+  graphs = true;
+  return true;
+}
+
 void Executor::beginStep() {
+  if (graphs)
+    device.beginGraphStep();
   if (!shared) {
     // The step's global batch, on the transfer stream; the compute stream
     // waits for it. (The previous step ended with the device synchronised,
@@ -324,6 +352,8 @@ void Executor::endStep() {
       device.copy(transfer, outputTensors[o].data(), outputMemory[o],
                   outputTensors[o].bytes(), CopyKind::DeviceToHost);
   }
+  if (graphs)
+    device.endGraphStep();
   device.synchronize();
 }
 

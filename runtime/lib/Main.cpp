@@ -5,11 +5,13 @@
 // 1. Parse the command line (no MPI yet: --help, --print-ranks and
 //    --print-plan work without a launcher).
 // 2. Validate the model, pick the backend (MPI under a launcher, else the
-//    local one; PW_BACKEND forces one, nccl included; a torchrun-style
-//    environment of several ranks without MPI on the CPU is an error, see
-//    LaunchEnv.h) and check the number of ranks: every rank detects a
-//    mismatch itself and exits 2.
-// 3. Each rank picks its device (PW_DEVICE), checks every input it can (all
+//    local one; PW_BACKEND forces one; a binary compiled with --target
+//    cuda uses NCCL under a launcher and the loopback backend on its own; a
+//    torchrun-style environment of several ranks without MPI on the CPU is
+//    an error, see LaunchEnv.h) and check the number of ranks: every rank
+//    detects a mismatch itself and exits 2.
+// 3. Each rank picks its device (the model's: PW_DEVICE for CPU code, the
+//    GPU of its local rank for CUDA code), checks every input it can (all
 //    .npy headers, the whole --init header), loads what its stages read and
 //    plans its buffers; the ranks then agree, so an error anywhere stops all
 //    of them (exit 2) before any schedule message is sent.
@@ -27,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "TestHooks.h"
 
 #include "pipewave-runtime/CudaDeviceAccess.h"
 #include "pipewave-runtime/Error.h"
@@ -71,6 +74,36 @@ std::string baseName(const char *path) {
   return slash == std::string::npos ? text : text.substr(slash + 1);
 }
 
+/// True when a launcher or a torchrun-style environment makes this process
+/// one of several.
+bool oneOfSeveralProcesses() {
+  if (startedByLauncher())
+    return true;
+  LaunchEnv launch = launchEnvFromProcess();
+  return launch.source == LaunchSource::Torchrun && launch.worldSize > 1;
+}
+
+/// A transport that reads and writes buffers from the host (local, MPI)
+/// cannot move device memory that the host cannot address; NCCL needs the
+/// CUDA device's events.
+void checkBackendReachesDevice(const Backend &backend, Device &device) {
+  if (backend.name() == "nccl" && !dynamic_cast<CudaDeviceAccess *>(&device))
+    throw Error("PW_BACKEND=nccl needs the CUDA device of a binary compiled "
+                "with --target cuda, not the '" +
+                    device.name() + "' device",
+                ExitUsage);
+  if (!device.sharesHostMemory() &&
+      (backend.name() == "local" || backend.name() == "mpi"))
+    throw Error("the '" + backend.name() +
+                    "' backend moves host memory, but this binary's "
+                    "buffers live on the '" +
+                    device.name() +
+                    "' device: leave PW_BACKEND unset (NCCL under a "
+                    "launcher, the loopback backend in one process) or set "
+                    "it to 'nccl' or 'loopback'",
+                ExitUsage);
+}
+
 } // namespace
 
 std::unique_ptr<Backend> Driver::chooseBackend(int *argc, char ***argv) {
@@ -84,9 +117,10 @@ std::unique_ptr<Backend> Driver::chooseBackend(int *argc, char ***argv) {
                          : LaunchEnv();
   bool torchrun =
       launch.source == LaunchSource::Torchrun && launch.worldSize > 1;
-  // GPUs of several processes talk through NCCL (chosen explicitly until
-  // the CUDA device is the default of GPU binaries).
-  if (choice == "nccl")
+  // GPUs of several processes talk through NCCL: the default of a binary
+  // compiled with --target cuda under a launcher or torchrun.
+  if (choice == "nccl" || (choice.empty() && model.device == PW_DEVICE_CUDA &&
+                           (startedByLauncher() || torchrun)))
     return createNcclBackend(model, argc, argv, options.timeout);
   if (choice == "local")
     return createLocalBackend();
@@ -178,12 +212,8 @@ void Driver::prepare() {
       if (stage.arg_source[a] != PW_FROM_PREVIOUS)
         used[stage.arg_index[a]] = true;
   }
-  device = createDeviceFromEnvironment();
-  if (backend->name() == "nccl" &&
-      !dynamic_cast<CudaDeviceAccess *>(device.get()))
-    usageError("PW_BACKEND=nccl needs the CUDA device (PW_DEVICE=cuda), not "
-               "the '" +
-               device->name() + "' device");
+  device = createDeviceForModel(model, localRankFromEnvironment());
+  checkBackendReachesDevice(*backend, *device);
   inputTensors.resize(model.num_inputs);
   loadData();
   loadParameters();
@@ -213,6 +243,12 @@ int Driver::execute() {
                     options.optimizer, device.get());
   if (training && startStep > 0)
     restoreState(executor);
+  if (options.cudaGraph) {
+    std::string why;
+    if (!executor.useGraphs(why))
+      report(backend.get(),
+             "note: --cuda-graph: " + why + "; running without a graph");
+  }
 
   backend->barrier("the other ranks to start");
   if (trace)
@@ -225,6 +261,7 @@ int Driver::execute() {
     if (k > 1)
       backend->barrier("the other ranks to start step " + std::to_string(k));
     double begin = backend->now();
+    testhooks::beforeStep(backend->rank(), k);
     executor.runStep();
     // The step time is the longest any rank spent in it (each rank measures
     // from leaving the barrier to finishing its actions).
@@ -370,8 +407,13 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
     return ExitOk;
   }
   try {
+    // Every rank in one process: asked for, or a GPU binary started on its
+    // own (its ranks share the one GPU; NCCL allows one rank per GPU).
     const char *backend = std::getenv("PW_BACKEND");
-    if (backend && std::string(backend) == "loopback")
+    std::string choice = backend ? backend : "";
+    if (choice == "loopback" ||
+        (choice.empty() && model->device == PW_DEVICE_CUDA &&
+         !oneOfSeveralProcesses()))
       return runLoopback(*model, options);
     Driver driver(*model, std::move(options));
     return driver.run(&argc, &argv);

@@ -513,6 +513,9 @@ void validateModel(const pw_model &model) {
                std::to_string(model.abi_version) + " but this runtime has " +
                std::to_string(PW_MODEL_ABI_VERSION) +
                " (rebuild the model with a matching pipewave-compile)");
+  if (model.device != PW_DEVICE_HOST && model.device != PW_DEVICE_CUDA)
+    modelError("unknown device kind " + std::to_string(model.device) +
+               " of its stage functions");
   if (model.num_stages < 1 || model.num_microbatches < 1 || model.num_ranks < 1)
     modelError("it needs at least one stage, microbatch and rank");
   if (model.num_inputs < 0 || model.num_outputs < 0)

@@ -307,7 +307,8 @@ private:
 void *cudaEventOfDevice(Device &device, EventId event) {
   auto *cuda = dynamic_cast<CudaDeviceAccess *>(&device);
   if (!cuda)
-    throw Error("the NCCL backend needs a CUDA device (PW_DEVICE=cuda), not "
+    throw Error("the NCCL backend needs the CUDA device of a binary compiled "
+                "with --target cuda, not "
                 "the '" +
                     device.name() + "' device",
                 ExitUsage);

@@ -14,13 +14,15 @@
 //   param.addcdiv_(m, denom, value=s) p + (s * m) / denom
 //   param.add_(g, alpha=-lr)          p + (-lr) * g
 // Python scalars reach the kernels as floats (the "alpha"/"value"/scalar
-// operands); bias corrections are Python doubles. This file is compiled
-// with -ffp-contract=off so no multiply-add is fused.
+// operands); bias corrections are Python doubles. The per-element formulas
+// are in OptimizerMath.h (the CUDA device's kernels use the same ones);
+// this file is compiled with -ffp-contract=off so no multiply-add is fused.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/Optimizer.h"
 #include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/OptimizerMath.h"
 
 #include <cmath>
 #include <cstdio>
@@ -81,72 +83,52 @@ std::string describeOptimizer(const OptimizerConfig &config) {
   return text;
 }
 
-namespace {
-
-void sgd(const OptimizerConfig &c, int64_t step, float *p, const float *grad,
-         float *const *state, size_t n) {
-  const float wd = static_cast<float>(c.weightDecay);
-  const float mu = static_cast<float>(c.momentum);
-  const float keep = static_cast<float>(1.0 - c.dampening);
-  const float negLr = static_cast<float>(-c.lr);
-  float *buf = c.momentum != 0 ? state[0] : nullptr;
-  for (size_t i = 0; i < n; ++i) {
-    float g = grad[i];
-    if (c.weightDecay != 0)
-      g = g + wd * p[i];
-    if (buf) {
-      // torch.clone(grad) at the first step.
-      float b = step <= 1 ? g : buf[i] * mu + keep * g;
-      buf[i] = b;
-      g = c.nesterov ? g + mu * b : b;
-    }
-    p[i] = p[i] + negLr * g;
-  }
+SgdScalars sgdScalars(const OptimizerConfig &c, int64_t step) {
+  SgdScalars s;
+  s.wd = static_cast<float>(c.weightDecay);
+  s.mu = static_cast<float>(c.momentum);
+  s.keep = static_cast<float>(1.0 - c.dampening);
+  s.negLr = static_cast<float>(-c.lr);
+  s.decay = c.weightDecay != 0;
+  s.momentum = c.momentum != 0;
+  s.nesterov = c.nesterov;
+  s.first = step <= 1;
+  return s;
 }
 
-void adam(const OptimizerConfig &c, int64_t step, float *p, const float *grad,
-          float *const *state, size_t n) {
-  const bool decoupled = c.kind == OptimizerKind::AdamW;
-  const float wd = static_cast<float>(c.weightDecay);
-  const float decay = static_cast<float>(1.0 - c.lr * c.weightDecay);
-  const float w = static_cast<float>(1.0 - c.beta1);
-  const bool smallWeight = std::fabs(w) < 0.5f;
-  const float b2 = static_cast<float>(c.beta2);
-  const float c2 = static_cast<float>(1.0 - c.beta2);
+AdamScalars adamScalars(const OptimizerConfig &c, int64_t step) {
+  AdamScalars s;
+  s.decoupled = c.kind == OptimizerKind::AdamW;
+  s.decayOn = c.weightDecay != 0;
+  s.wd = static_cast<float>(c.weightDecay);
+  s.decay = static_cast<float>(1.0 - c.lr * c.weightDecay);
+  s.w = static_cast<float>(1.0 - c.beta1);
+  s.smallWeight = std::fabs(s.w) < 0.5f;
+  s.b2 = static_cast<float>(c.beta2);
+  s.c2 = static_cast<float>(1.0 - c.beta2);
   const double t = static_cast<double>(step);
   const double biasCorrection1 = 1.0 - std::pow(c.beta1, t);
   const double biasCorrection2 = 1.0 - std::pow(c.beta2, t);
-  const float negStepSize = static_cast<float>(-(c.lr / biasCorrection1));
-  const float c2Sqrt = static_cast<float>(std::sqrt(biasCorrection2));
-  const float eps = static_cast<float>(c.eps);
-  float *m = state[0];
-  float *v = state[1];
-  for (size_t i = 0; i < n; ++i) {
-    float g = grad[i];
-    if (c.weightDecay != 0) {
-      if (decoupled)
-        p[i] = p[i] * decay;
-      else
-        g = g + wd * p[i];
-    }
-    m[i] = smallWeight ? m[i] + w * (g - m[i]) : g - (g - m[i]) * (1.0f - w);
-    v[i] = v[i] * b2;
-    v[i] = v[i] + (c2 * g) * g;
-    float denom = std::sqrt(v[i]) / c2Sqrt + eps;
-    p[i] = p[i] + (negStepSize * m[i]) / denom;
-  }
+  s.negStepSize = static_cast<float>(-(c.lr / biasCorrection1));
+  s.c2Sqrt = static_cast<float>(std::sqrt(biasCorrection2));
+  s.eps = static_cast<float>(c.eps);
+  return s;
 }
-
-} // namespace
 
 void optimizerUpdate(const OptimizerConfig &config, int64_t step, float *param,
                      const float *grad, float *const *state, size_t count) {
   if (step < 1)
     throw Error("internal error: optimizer step " + std::to_string(step));
-  if (config.kind == OptimizerKind::SGD)
-    sgd(config, step, param, grad, state, count);
-  else
-    adam(config, step, param, grad, state, count);
+  if (config.kind == OptimizerKind::SGD) {
+    SgdScalars s = sgdScalars(config, step);
+    float *buf = s.momentum ? state[0] : nullptr;
+    for (size_t i = 0; i < count; ++i)
+      param[i] = sgdElement(s, param[i], grad[i], buf ? buf + i : nullptr);
+    return;
+  }
+  AdamScalars s = adamScalars(config, step);
+  for (size_t i = 0; i < count; ++i)
+    param[i] = adamElement(s, param[i], grad[i], state[0] + i, state[1] + i);
 }
 
 } // namespace pipewave::runtime

@@ -98,6 +98,12 @@ Options parseOptions(int argc, char **argv) {
       options.printMemory = true;
       continue;
     }
+    if (name == "--cuda-graph") {
+      if (hasValue)
+        usageError(name + " takes no value");
+      options.cudaGraph = true;
+      continue;
+    }
     if (name == "--nesterov" || name == "--resume") {
       if (hasValue)
         usageError(name + " takes no value");
@@ -240,6 +246,10 @@ std::string usage(const char *program, const pw_model &model) {
       "progress (default 20; 0 = never)\n"
       "  --spare-slots N         extra buffer slots for sending and receiving "
       "(default 1)\n"
+      "  --cuda-graph            CUDA models: capture one step's GPU work "
+      "and replay it\n"
+      "                          (falls back, with a note, where a step "
+      "waits on the host)\n"
       "\ntraining (models compiled with a backward):\n"
       "  --steps K               train K steps (one global batch each; the "
       "data files\n"

@@ -24,4 +24,15 @@ void beforeManifest(const Backend *backend, int64_t step) {
   _exit(ExitFailure);
 }
 
+void beforeStep(int rank, int64_t step) {
+  const char *failRank = std::getenv("PW_TEST_FAIL_RANK");
+  if (!failRank || std::atoi(failRank) != rank)
+    return;
+  const char *failStep = std::getenv("PW_TEST_FAIL_STEP");
+  if ((failStep ? std::atoll(failStep) : 1) != step)
+    return;
+  throw Error("PW_TEST_FAIL_RANK: rank " + std::to_string(rank) +
+              " fails before step " + std::to_string(step));
+}
+
 } // namespace pipewave::runtime::testhooks

@@ -26,8 +26,12 @@ namespace testhooks {
 /// PW_TEST_CRASH_BEFORE_MANIFEST=N: rank 0 says so and _exit(1)s after the
 /// rank files of step N's checkpoint and before its manifest.
 void beforeManifest(const Backend *backend, int64_t step);
+/// PW_TEST_FAIL_RANK=R with PW_TEST_FAIL_STEP=K (default 1): rank R throws
+/// an Error before step K of this run, as a rank whose stage code failed.
+void beforeStep(int rank, int64_t step);
 #else
 inline void beforeManifest(const Backend *, int64_t) {}
+inline void beforeStep(int, int64_t) {}
 #endif
 
 } // namespace testhooks

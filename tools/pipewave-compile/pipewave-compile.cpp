@@ -20,7 +20,8 @@
 // 3. the lowering of pipe-compile for the target (--emit=mlir);
 // 4. translation to LLVM IR, the descriptor as LLVM globals, main(),
 //    optimization for the host (--emit=llvm), an object file (--emit=obj);
-// 5. linking with the runtime (pipewave/Target/CPU.h, --emit=exe).
+// 5. linking with the runtime (pipewave/Target/CPU.h, --emit=exe); with
+//    --target cuda also with the runtime's CUDA device and launch layer.
 //
 // Diagnostics carry the model's file:line:col and the source line, without
 // an IR dump (--debug-ir adds it); the exit code is non-zero on
@@ -28,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave-runtime/model.h"
 #include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
@@ -146,10 +148,11 @@ cl::opt<std::string> precision(
     cl::desc("--target cuda: math mode of the matmuls: fp32 (default), tf32 "
              "or bf16"),
     cl::init("fp32"), cl::cat(category));
-cl::opt<std::string> targetName("target",
-                                cl::desc("Target: cpu, or cuda (NVIDIA GPU "
-                                         "stage code; --emit=pipe|mlir only)"),
-                                cl::init("cpu"), cl::cat(category));
+cl::opt<std::string> targetName(
+    "target",
+    cl::desc("Target: cpu, or cuda (NVIDIA GPU stage code, run by the "
+             "runtime's CUDA device)"),
+    cl::init("cpu"), cl::cat(category));
 
 enum class Emit { Pipe, MLIR, LLVM, Obj, Exe };
 cl::opt<Emit> emit(
@@ -312,12 +315,6 @@ int main(int argc, char **argv) {
 
   if (targetName != "cpu" && targetName != "cuda")
     return fail("--target=" + targetName + ": expected cpu or cuda");
-  // GPU stage code compiles, but the runtime has no CUDA device yet to run
-  // it: nothing past the lowered MLIR can be used.
-  if (targetName == "cuda" && emit != Emit::Pipe && emit != Emit::MLIR)
-    return fail("--target cuda compiles the stage code to --emit=mlir; the "
-                "runtime cannot run GPU stages yet, so there is no CUDA "
-                "object or executable to write");
   if (matmul != "auto" && matmul != "blas" && matmul != "vector" &&
       matmul != "loops")
     return fail("--matmul=" + matmul +
@@ -450,6 +447,8 @@ int main(int argc, char **argv) {
       pipewave::target::readModelDesc(*module, entry, modelName, "pw_stage");
   if (failed(desc))
     return 1;
+  if (targetName == "cuda")
+    desc->device = PW_DEVICE_CUDA;
 
   if (failed(runPasses(*module, [&](OpPassManager &pm) {
         return pipewave::buildPipeCompileLowering(pm, options, error);
@@ -506,6 +505,7 @@ int main(int argc, char **argv) {
   sys::path::remove_dots(libDir, /*remove_dot_dot=*/true);
   link.libDir = std::string(libDir);
   link.extraArgs.assign(linkArgs.begin(), linkArgs.end());
+  link.cuda = targetName == "cuda";
   int rc =
       pipewave::target::linkExecutable(objectPath, output, link, errorMessage)
           ? 0

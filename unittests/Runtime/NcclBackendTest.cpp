@@ -252,7 +252,8 @@ TEST(NcclBackendTest, Errors) {
       "all-reduce of unsupported dtype i8");
   // The default event resolver refuses a device without CUDA handles.
   EXPECT_EQ(PW_ERROR_OF(cudaEventOfDevice(*h.device, 0)),
-            "the NCCL backend needs a CUDA device (PW_DEVICE=cuda), not the "
+            "the NCCL backend needs the CUDA device of a binary compiled "
+            "with --target cuda, not the "
             "'host' device");
 }
 

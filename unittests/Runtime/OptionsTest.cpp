@@ -124,3 +124,11 @@ TEST(OptionsTest, RejectsBadTrainingOptions) {
   EXPECT_NE(PW_ERROR_OF(parse({"--resume=1"})).find("--resume takes no value"),
             std::string::npos);
 }
+
+TEST(OptionsTest, CudaGraph) {
+  EXPECT_FALSE(parse({}).cudaGraph);
+  EXPECT_TRUE(parse({"--cuda-graph"}).cudaGraph);
+  EXPECT_NE(PW_ERROR_OF(parse({"--cuda-graph=1"}))
+                .find("--cuda-graph takes no value"),
+            std::string::npos);
+}

@@ -67,6 +67,9 @@ struct ModelDesc {
   std::vector<int32_t> outputCombine; ///< pw_output_combine
   std::vector<StageDesc> stages;
   schedule::Program program;
+  /// pw_device_kind: PW_DEVICE_CUDA for stage code compiled with
+  /// --target cuda (wrappers taking a stream), else PW_DEVICE_HOST.
+  int32_t device = 0;
 };
 
 /// Reads the description of a module after pipe-outline-stages,
@@ -117,6 +120,10 @@ struct LinkOptions {
   std::string libDir;
   /// More arguments for the driver.
   std::vector<std::string> extraArgs;
+  /// Stage code compiled with --target cuda: also link the CUDA device of
+  /// the runtime and the launch layer, as `libDir`/pipewave_runtime_cuda.link
+  /// lists them (written only by builds that found the CUDA toolkit).
+  bool cuda = false;
 };
 
 /// Links `object` into the executable `output` with the runtime, the CPU

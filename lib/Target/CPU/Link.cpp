@@ -7,7 +7,9 @@
 // The system C++ compiler (c++ or mpicxx on PATH) links the object with
 // libpipewave_runtime (and the libraries its build listed in
 // <libdir>/pipewave_runtime.link), libpipewave_cpu_kernels, OpenBLAS and
-// libm.
+// libm; models compiled with --target cuda first with what
+// <libdir>/pipewave_runtime_cuda.link lists (the CUDA device, the launch
+// layer, cudart).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +59,23 @@ bool findDriver(const std::string &requested, std::string &driver,
   return true;
 }
 
+/// Appends the non-empty lines of `linkFile` to `args`.
+bool readLinkFile(const std::string &linkFile, std::vector<std::string> &args,
+                  std::string &error) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(linkFile);
+  if (!buffer) {
+    error = "cannot read " + linkFile + ": " + buffer.getError().message();
+    return false;
+  }
+  SmallVector<StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef line : lines)
+    if (!line.trim().empty())
+      args.push_back(line.trim().str());
+  return true;
+}
+
 /// The runtime's link arguments (see LinkOptions::runtimeLib).
 bool runtimeArguments(const pipewave::target::LinkOptions &options,
                       std::vector<std::string> &args, std::string &error) {
@@ -69,20 +88,8 @@ bool runtimeArguments(const pipewave::target::LinkOptions &options,
     return true;
   }
   std::string linkFile = inDir(options.libDir, "pipewave_runtime.link");
-  if (sys::fs::exists(linkFile)) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-        MemoryBuffer::getFile(linkFile);
-    if (!buffer) {
-      error = "cannot read " + linkFile + ": " + buffer.getError().message();
-      return false;
-    }
-    SmallVector<StringRef> lines;
-    (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
-    for (StringRef line : lines)
-      if (!line.trim().empty())
-        args.push_back(line.trim().str());
-    return true;
-  }
+  if (sys::fs::exists(linkFile))
+    return readLinkFile(linkFile, args, error);
   for (StringRef name : {"libpipewave_runtime.a", "libpipewave_runtime.so"}) {
     std::string runtime = inDir(options.libDir, name);
     if (!sys::fs::exists(runtime))
@@ -107,6 +114,19 @@ bool pipewave::target::linkExecutable(const std::string &object,
   if (!findDriver(options.driver, driver, error))
     return false;
   std::vector<std::string> args = {driver, object, "-o", output};
+  if (options.cuda) {
+    // The CUDA device and launch layer first: they use the runtime.
+    std::string cudaLink = inDir(options.libDir, "pipewave_runtime_cuda.link");
+    if (!sys::fs::exists(cudaLink)) {
+      error = "--target cuda: this pipewave was built without the CUDA "
+              "runtime (no pipewave_runtime_cuda.link in " +
+              options.libDir +
+              "; CMake found no CUDA toolkit when pipewave was configured)";
+      return false;
+    }
+    if (!readLinkFile(cudaLink, args, error))
+      return false;
+  }
   if (!runtimeArguments(options, args, error))
     return false;
   std::string kernels = inDir(options.libDir, "libpipewave_cpu_kernels.a");

@@ -38,16 +38,15 @@
 //   Error) surface at the next synchronize() as Error.
 //
 // Implementations: HostDevice (runs everything at once on the calling
-// thread; device memory is host memory), AsyncTestDevice (test only: one
+// thread; device memory is host memory), CudaDevice (runtime/cuda, built
+// with the CUDA toolkit), AsyncTestDevice (test only: one
 // worker thread per stream, delayed work, poisoned fresh memory, so
-// missing ordering shows up as wrong numbers). A CUDA device implements
-// streams and events with cudaStream_t/cudaEvent_t, allocate with
-// cudaMallocAsync on a stream of its own, synchronised before it returns
-// (the executor allocates before the first step only), fill/copy with
-// cudaMemsetAsync/cudaMemcpyAsync, and
-// accumulate/optimizerUpdate with kernels; call() makes the stream current
-// for the compiled code's kernel launches (mgpu* wrappers) and calls the
-// stage function, which enqueues its kernels.
+// missing ordering shows up as wrong numbers). The CUDA device implements
+// streams and events with cudaStream_t/cudaEvent_t, allocate() by offsets
+// in one cudaMalloc block (the reserve()d arena), fill/copy with
+// cudaMemsetAsync/cudaMemcpyAsync (host data through pinned staging),
+// accumulate/optimizerUpdate with kernels, and call() by passing the
+// stream to the compiled stage function, which enqueues its kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +90,11 @@ public:
   virtual void *allocate(size_t bytes) = 0;
   /// Frees memory of allocate() (nullptr is ignored).
   virtual void deallocate(void *ptr) = 0;
+  /// Says the caller will allocate at most `bytes` in all (the sum of its
+  /// allocations, each rounded up to kBufferAlignment) until it frees
+  /// everything: a device may take them now as one block (the CUDA
+  /// device's arena, DeviceArena.h). The default does nothing.
+  virtual void reserve(size_t bytes) { (void)bytes; }
 
   /// A new stream / event, valid for the device's lifetime.
   virtual StreamId createStream() = 0;
@@ -120,10 +124,25 @@ public:
                                int64_t step, float *param, const float *grad,
                                const std::vector<float *> &state,
                                size_t count) = 0;
-  /// Runs stage function `fn(args, results)` on `stream`.
+  /// Runs stage function `fn(args, results)` on `stream` (for a model
+  /// compiled for CUDA, fn is a pw_cuda_stage_fn and also gets the stream).
   virtual void call(StreamId stream, pw_stage_fn fn,
                     const std::vector<void *> &args,
                     const std::vector<void *> &results) = 0;
+
+  /// Graphs (--cuda-graph). True when the device can record a step's work
+  /// once and replay it.
+  virtual bool supportsGraphs() const { return false; }
+  /// The executor brackets every step's device work with these two when it
+  /// runs with graphs: the same calls with the same arguments in the same
+  /// order every step (the plan is static), and no synchronize() between
+  /// them. The device runs the first step as usual, captures the second
+  /// and, from the third on, does only the host side of each call (copying
+  /// host data into its staging memory, preparing optimizer scalars) and
+  /// replays the captured work at endGraphStep(). A step that issues other
+  /// work than the captured one is an Error.
+  virtual void beginGraphStep() {}
+  virtual void endGraphStep() {}
 };
 
 /// The host device: device memory is host memory, and every call does its
@@ -145,6 +164,20 @@ std::unique_ptr<Device> createAsyncTestDevice(int meanDelayMicroseconds = 20);
 /// "async-test" (test only; PW_ASYNC_TEST_DELAY_US sets its mean delay,
 /// default 20). Throws Error (ExitUsage) for another value.
 std::unique_ptr<Device> createDeviceFromEnvironment();
+
+/// The device `model`'s stage code runs on: for a model compiled with
+/// `--target cuda` (pw_model.device == PW_DEVICE_CUDA) the CUDA device of
+/// GPU `localRank` (libpipewave_runtime_cuda, linked into such binaries;
+/// PW_DEVICE must be unset or "cuda"), else createDeviceFromEnvironment().
+/// Throws Error (ExitUsage) when a CUDA model runs on a runtime built
+/// without CUDA, and Error when there is no usable GPU `localRank`.
+std::unique_ptr<Device> createDeviceForModel(const pw_model &model,
+                                             int localRank);
+
+/// This process's GPU index on its node as the launcher gives it:
+/// OMPI_COMM_WORLD_LOCAL_RANK (mpirun), else LOCAL_RANK (torchrun-style),
+/// else 0. Throws Error (ExitUsage) for a value that is not a number >= 0.
+int localRankFromEnvironment();
 
 } // namespace pipewave::runtime
 

@@ -56,6 +56,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace pipewave::runtime {
@@ -105,6 +106,13 @@ public:
   /// Runs the action list once. Throws Error on failure (timeouts included);
   /// the job must then be aborted, as peers may be mid-step.
   void runStep();
+
+  /// --cuda-graph: from now on every step's device work is bracketed for
+  /// the device to capture once and replay (Device::beginGraphStep). False,
+  /// with `why` set, when the device has no graphs or the rank's step
+  /// waits on the host inside the step (sends, receives and all-reduces go
+  /// through the backend); steps then run as before.
+  bool useGraphs(std::string &why);
 
   /// True on the rank(s) running the last stage's forward.
   bool holdsOutputs() const { return !outputTensors.empty(); }
@@ -213,6 +221,8 @@ private:
   Device &device;
   /// device.sharesHostMemory().
   bool shared = true;
+  /// useGraphs() accepted.
+  bool graphs = false;
   StreamId compute = 0;
   StreamId transfer = 0;
   /// Transfer stream: the step's data inputs are on the device; compute

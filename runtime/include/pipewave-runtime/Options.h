@@ -41,6 +41,8 @@ struct Options {
   bool printPlan = false;
   /// --print-memory: after the run, every rank's peak activation memory.
   bool printMemory = false;
+  /// --cuda-graph: replay one captured step (Executor::useGraphs()).
+  bool cudaGraph = false;
 
   // Training (models compiled with a backward).
   /// --optimizer, --lr, --momentum, --dampening, --nesterov, --weight-decay

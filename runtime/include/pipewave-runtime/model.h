@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 2
+#define PW_MODEL_ABI_VERSION 3
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -84,6 +84,18 @@ typedef enum pw_output_combine {
  * `results[j]` at the preallocated buffer of result j (layouts given by the
  * tensor infos of the function). */
 typedef void (*pw_stage_fn)(void *const *args, void *const *results);
+
+/* Where the stage functions run (pw_model.device). */
+typedef enum pw_device_kind {
+  PW_DEVICE_HOST = 0, /* native CPU code: pw_stage_fn on host pointers */
+  PW_DEVICE_CUDA = 1  /* compiled with --target cuda: every function pointer
+                         of pw_stage is a pw_cuda_stage_fn taking device
+                         pointers and the cudaStream_t to run on */
+} pw_device_kind;
+
+/* A stage function of a model compiled for CUDA (cast from pw_stage_fn). */
+typedef void (*pw_cuda_stage_fn)(void *const *args, void *const *results,
+                                 void *stream);
 
 /* One pipeline stage.
  *
@@ -181,6 +193,8 @@ typedef struct pw_model {
   const pw_stage *stages;       /* num_stages entries */
   const pw_rank_program *ranks; /* num_ranks entries */
   const int32_t *group_ranks;   /* pool for allreduce groups */
+
+  int32_t device; /* pw_device_kind of the stage functions */
 } pw_model;
 
 /* Provided by the compiled model. */

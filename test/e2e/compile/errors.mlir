@@ -3,7 +3,6 @@
 // RUN: not pipewave-compile %t/syntax.mlir --emit=obj -o %t/b.o 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not pipewave-compile %t/batch-max.mlir --microbatches 3 --emit=obj -o %t/c.o 2>&1 | FileCheck %s --check-prefix=DIVIDE
 // RUN: not pipewave-compile %t/batch-max.mlir --schedule=zigzag 2>&1 | FileCheck %s --check-prefix=SCHEDULE
-// RUN: not pipewave-compile %t/batch-max.mlir --target=cuda 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not pipewave-compile %t/batch-max.mlir --target=tpu 2>&1 | FileCheck %s --check-prefix=TPU
 // RUN: not pipewave-compile %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 
@@ -15,7 +14,6 @@
 // SYNTAX: syntax.mlir:2:8: error: custom op 'tosa.frobnicate' is unknown
 // DIVIDE: batch-max.mlir:1:1: error: pipe-microbatch: microbatches=3 does not divide the batch size 8 (dimension 0 of data input 'x')
 // SCHEDULE: batch-max.mlir:1:1: error: pipe-schedule: unknown schedule 'zigzag'
-// TARGET: pipewave-compile: error: --target cuda compiles the stage code to --emit=mlir; the runtime cannot run GPU stages yet, so there is no CUDA object or executable to write
 // TPU: pipewave-compile: error: --target=tpu: expected cpu or cuda
 // MISSING: pipewave-compile: error: cannot open input file '{{.*}}missing.mlir'
 
