@@ -24,9 +24,13 @@
 //
 // Diagnostics carry the model's file:line:col and the source line, without
 // an IR dump (--debug-ir adds it); the exit code is non-zero on
-// any error. MLIR's --mlir-* options are available.
+// any error. MLIR's --mlir-* options are available. After a successful
+// compile of an executable a summary of what it made goes to stderr
+// (CompileReport.h: --quiet, --summary-json, --device).
 //
 //===----------------------------------------------------------------------===//
+
+#include "CompileReport.h"
 
 #include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
@@ -253,6 +257,8 @@ void setPipelineOptions(pipewave::PipeCompileOptions &options) {
   options.cudaArch = cudaArch;
   options.precision = precision;
   options.matmul = *pipewave::symbolizeMatmulLowering(matmul);
+  if (!pipewave::compile::deviceOption().empty())
+    options.device = pipewave::compile::deviceOption();
 }
 
 /// Runs `build`'s passes on `module` with the --mlir-* pass manager options.
@@ -296,7 +302,7 @@ int main(int argc, char **argv) {
       ", or an alias of one) or auto";
   scheduleName.setDescription(scheduleHelp);
 
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &pipewave::compile::reportCategory()});
   cl::ParseCommandLineOptions(
       argc, argv,
       "pipewave-compile: compiles a TOSA model into a pipeline-parallel "
@@ -368,6 +374,10 @@ int main(int argc, char **argv) {
   std::string errorMessage;
   auto sourceMgr = std::make_shared<SourceMgr>();
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  pipewave::compile::silenceRemarks(context);
+  pipewave::SummaryInputs summaryInputs;
+  summaryInputs.modelFile = inputFile;
+  summaryInputs.modelFormat = "mlir";
   OwningOpRef<ModuleOp> module;
   if (StringRef(inputFile).ends_with(".onnx")) {
     // An ONNX model goes through the importer; its initializer values are
@@ -381,6 +391,8 @@ int main(int argc, char **argv) {
       sys::path::replace_extension(weights, "safetensors");
       options.weightsPath = std::string(weights);
     }
+    summaryInputs.modelFormat = "onnx";
+    summaryInputs.initFile = options.weightsPath;
     module =
         pipewave::importOnnxModel(inputFile, context, options, errorMessage);
     if (!module)
@@ -407,6 +419,8 @@ int main(int argc, char **argv) {
         sys::path::replace_extension(weights, "safetensors");
         options.weightsPath = std::string(weights);
       }
+      summaryInputs.modelFormat = "stablehlo";
+      summaryInputs.initFile = options.weightsPath;
       module = pipewave::importStableHLOModule(inputFile, context, options,
                                                errorMessage);
       if (!module)
@@ -431,7 +445,23 @@ int main(int argc, char **argv) {
       })))
     return 1;
 
+  // The summary reads the module before the lowering rewrites it and is
+  // written once everything else has succeeded.
   std::string output = defaultOutput();
+  summaryInputs.entry = entry;
+  summaryInputs.device = options.device;
+  summaryInputs.autoSchedule = scheduleName == "auto";
+  summaryInputs.recompute = recompute;
+  std::optional<pipewave::CompileSummary> summary;
+  if (!pipewave::compile::summarize(*module, summaryInputs,
+                                    emit == Emit::Exe ? output : "", summary))
+    return 1;
+  auto finish = [&](int rc) {
+    if (rc == 0 && summary &&
+        !pipewave::compile::writeSummary(*summary, emit == Emit::Exe))
+      return 1;
+    return rc;
+  };
   auto writeText = [&](auto print) -> int {
     std::unique_ptr<ToolOutputFile> file =
         openOutputFile(output, &errorMessage);
@@ -439,7 +469,7 @@ int main(int argc, char **argv) {
       return fail(errorMessage);
     print(file->os());
     file->keep();
-    return 0;
+    return finish(0);
   };
   if (emit == Emit::Pipe)
     return writeText([&](raw_ostream &os) { printModule(*module, os); });
@@ -497,7 +527,7 @@ int main(int argc, char **argv) {
     file->keep();
   }
   if (emit == Emit::Obj)
-    return 0;
+    return finish(0);
   pipewave::target::LinkOptions link;
   link.driver = cxx;
   link.runtimeLib = runtimeLib;
@@ -511,5 +541,5 @@ int main(int argc, char **argv) {
           ? 0
           : fail(errorMessage);
   sys::fs::remove(objectPath);
-  return rc;
+  return finish(rc);
 }
