@@ -6,6 +6,8 @@
 
 #include "CompileReport.h"
 
+#include "pipewave/Analysis/StageCosts.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -47,6 +49,15 @@ bool pipewave::compile::quiet() { return quietOption; }
 
 std::string pipewave::compile::deviceOption() { return device; }
 
+bool pipewave::compile::checkReportOptions() {
+  std::string error;
+  if (device.empty() || resolveDevice(device, error))
+    return true;
+  WithColor::error(errs(), "pipewave-compile")
+      << "--device=" << device << ": " << error << "\n";
+  return false;
+}
+
 void pipewave::compile::silenceRemarks(mlir::MLIRContext &context) {
   if (!quietOption)
     return;
@@ -62,7 +73,8 @@ bool pipewave::compile::summarize(mlir::ModuleOp module, SummaryInputs inputs,
   if (summaryJson.empty() && (executable.empty() || quietOption))
     return true;
   inputs.output = executable.str();
-  inputs.deviceReason = device.empty() ? "the default device" : "--device";
+  if (!device.empty())
+    inputs.deviceReason = "--device";
   // The parameter file an importer wrote next to the output.
   if (!inputs.initFile.empty() && !sys::fs::exists(inputs.initFile))
     inputs.initFile.clear();

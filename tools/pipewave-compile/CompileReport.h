@@ -33,6 +33,10 @@ bool quiet();
 /// tool's diagnostic handler prints them; errors and warnings still print.
 void silenceRemarks(mlir::MLIRContext &context);
 
+/// Checks the options of this file; prints an error and returns false when
+/// one is wrong (an unknown --device).
+bool checkReportOptions();
+
 /// The --device option ("" when not given).
 std::string deviceOption();
 

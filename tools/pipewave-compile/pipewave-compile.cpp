@@ -357,6 +357,8 @@ int main(int argc, char **argv) {
   }
   if (numReplicas < 1)
     return fail("--replicas must be at least 1");
+  if (!pipewave::compile::checkReportOptions())
+    return 1;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -449,7 +451,10 @@ int main(int argc, char **argv) {
   // written once everything else has succeeded.
   std::string output = defaultOutput();
   summaryInputs.entry = entry;
-  summaryInputs.device = options.device;
+  summaryInputs.device = options.device.empty()
+                             ? pipewave::defaultDevice(options.target).str()
+                             : std::string(options.device);
+  summaryInputs.deviceReason = "the " + targetName + " target's device";
   summaryInputs.autoSchedule = scheduleName == "auto";
   summaryInputs.recompute = recompute;
   std::optional<pipewave::CompileSummary> summary;
