@@ -3,14 +3,18 @@
 // Part of the pipewave project.
 //
 // 1. Parse the command line (no MPI yet: --help, --print-ranks and
-//    --print-plan work without a launcher).
+//    --print-plan work without a launcher). Errors here and in step 2's
+//    model check are the same on every rank: the launcher's rank 0 prints
+//    them (and --help, --print-ranks, --print-plan), the others only exit.
 // 2. Validate the model, pick the backend (MPI under a launcher, else the
 //    local one) and check the number of ranks: every rank detects a mismatch
-//    itself and exits 2.
+//    itself and exits 2; rank 0 says so.
 // 3. Each rank picks its device (PW_DEVICE), checks every input it can (all
 //    .npy headers, the whole --init header), loads what its stages read and
 //    plans its buffers; the ranks then agree, so an error anywhere stops all
-//    of them (exit 2) before any schedule message is sent.
+//    of them (exit 2) before any schedule message is sent. Rank 0 prints
+//    each distinct error once: without a rank when every rank has it, else
+//    with the ranks that do.
 //    Training: --resume loads the rank's part of the latest complete
 //    checkpoint here too, so a bad checkpoint stops every rank cleanly.
 // 4. Run the steps; any failure now aborts the whole job (exit 1). Each
@@ -60,6 +64,43 @@ std::string formatDouble(const char *format, double value) {
 
 namespace {
 
+/// Prints `message` once per job: an error every rank decides the same way
+/// before any communication (the command line, the model) is printed by the
+/// launcher's rank 0 only, or by a process started without a launcher.
+void reportOnce(const std::string &message) {
+  if (launcherRank() <= 0)
+    report(nullptr, message);
+}
+
+/// Prints the failures of the ranks (indexed by rank, empty for none), each
+/// distinct message once in the order of the lowest rank that has it:
+/// without a rank when every rank has it, else with the ranks that do.
+void reportFailures(const std::vector<std::string> &failures) {
+  std::vector<std::pair<std::string, std::vector<int>>> distinct;
+  for (size_t r = 0; r < failures.size(); ++r) {
+    if (failures[r].empty())
+      continue;
+    auto it = std::find_if(distinct.begin(), distinct.end(), [&](auto &entry) {
+      return entry.first == failures[r];
+    });
+    if (it == distinct.end())
+      it = distinct.insert(it, {failures[r], {}});
+    it->second.push_back(static_cast<int>(r));
+  }
+  std::fflush(stdout);
+  for (const auto &[message, ranks] : distinct) {
+    std::string who;
+    if (ranks.size() != failures.size()) {
+      who = ranks.size() == 1 ? "rank " : "ranks ";
+      for (size_t k = 0; k < ranks.size(); ++k)
+        who += (k ? "," : "") + std::to_string(ranks[k]);
+      who += ": ";
+    }
+    std::fprintf(stderr, "pipewave: %s%s\n", who.c_str(), message.c_str());
+  }
+  std::fflush(stderr);
+}
+
 std::string baseName(const char *path) {
   std::string text = path ? path : "model";
   size_t slash = text.find_last_of('/');
@@ -82,7 +123,10 @@ int Driver::run(int *argc, char ***argv) {
   backend = chooseBackend(argc, argv);
   backend->setTimeout(options.timeout);
   rank = backend->rank();
+  // Every rank sees the mismatch; rank 0 says so.
   if (backend->size() != model.num_ranks) {
+    if (rank != 0)
+      return ExitUsage;
     std::fflush(stdout);
     std::fprintf(stderr,
                  "pipewave: this binary was compiled for %d ranks but was "
@@ -105,11 +149,11 @@ int Driver::run(int *argc, char ***argv) {
     failure = error.what();
     failureCode = ExitFailure;
   }
-  if (!failure.empty())
-    report(backend.get(), failure);
+  // Rank 0 prints the failures of all ranks, each message once.
+  std::vector<std::string> failures = backend->gather(failure, 0);
   if (!backend->agree(failure.empty())) {
-    if (failure.empty())
-      report(backend.get(), "stopping: another rank reported an error");
+    if (rank == 0)
+      reportFailures(failures);
     return failure.empty() ? ExitUsage : failureCode;
   }
 
@@ -299,26 +343,33 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
   try {
     options = parseOptions(argc, argv);
   } catch (const Error &error) {
-    report(nullptr, std::string(error.what()) + " (see --help)");
+    reportOnce(std::string(error.what()) + " (see --help)");
     return error.exitCode;
   }
   try {
     validateModel(*model);
   } catch (const Error &error) {
-    report(nullptr, error.what());
+    reportOnce(error.what());
     return error.exitCode;
   }
+  // What every rank would print the same: once per job.
+  bool printer = launcherRank() <= 0;
   if (options.help) {
+    if (!printer)
+      return ExitOk;
     std::fputs(
         usage(baseName(argc > 0 ? argv[0] : nullptr).c_str(), *model).c_str(),
         stdout);
     return ExitOk;
   }
   if (options.printRanks) {
-    printLine(std::to_string(model->num_ranks));
+    if (printer)
+      printLine(std::to_string(model->num_ranks));
     return ExitOk;
   }
   if (options.printPlan) {
+    if (!printer)
+      return ExitOk;
     try {
       ExecPlanOptions execOptions;
       execOptions.spareSlots = options.spareSlots;
@@ -327,7 +378,7 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
             describeExecPlan(planExecution(*model, r, execOptions)).c_str(),
             stdout);
     } catch (const Error &error) {
-      report(nullptr, error.what());
+      reportOnce(error.what());
       return error.exitCode;
     }
     return ExitOk;
