@@ -93,9 +93,10 @@ void pipewave::printSummaryText(const CompileSummary &s,
     os << " (batch " << s.batch << ")\n";
   }
   os << "  schedule   " << s.schedule << (s.autoSchedule ? " (auto)" : "")
-     << ", " << s.microbatches << " microbatches, " << s.numStages
-     << (s.numStages == 1 ? " stage" : " stages") << " on " << s.numRanks
-     << (s.numRanks == 1 ? " rank" : " ranks");
+     << ", " << s.microbatches
+     << (s.microbatches == 1 ? " microbatch, " : " microbatches, ")
+     << s.numStages << (s.numStages == 1 ? " stage" : " stages") << " on "
+     << s.numRanks << (s.numRanks == 1 ? " rank" : " ranks");
   if (s.replicas > 1)
     os << " (" << s.replicas << " replicas)";
   os << (s.forwardOnly ? ", inference" : ", training, recompute " + s.recompute)

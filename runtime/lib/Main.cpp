@@ -19,7 +19,8 @@
 //    checkpoint here too, so a bad checkpoint stops every rank cleanly.
 // 4. Run the steps; any failure now aborts the whole job (exit 1). Each
 //    step reads the next global batch of the data files. Training prints
-//    the loss per step (and --log-json), and writes checkpoints.
+//    the loss per step (and --log-json), and writes checkpoints. Every step
+//    line but the last ends with the time the remaining steps will take.
 // 5. The rank holding the last stage (of replica 0) prints step times and
 //    output checksums, writes --out and checks --expect; rank 0 writes
 //    --trace.
@@ -36,6 +37,7 @@
 #include "pipewave-runtime/Trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -99,6 +101,32 @@ void reportFailures(const std::vector<std::string> &failures) {
     std::fprintf(stderr, "pipewave: %s%s\n", who.c_str(), message.c_str());
   }
   std::fflush(stderr);
+}
+
+/// "  eta 250 ms", "  eta 12.3 s", "  eta 4m05s" or "  eta 2h07m": the time
+/// the steps after `done` of `total` will take at the mean of `times` (step
+/// 1, a warm-up, left out once there are others); "" after the last step.
+std::string formatEta(const std::vector<double> &times, int done, int total) {
+  if (done >= total || times.empty())
+    return "";
+  double sum = 0;
+  for (size_t k = times.size() > 1 ? 1 : 0; k < times.size(); ++k)
+    sum += times[k];
+  double mean = sum / double(times.size() > 1 ? times.size() - 1 : 1);
+  double seconds = mean * 1e-3 * (total - done);
+  char text[64];
+  long whole = std::lround(seconds);
+  if (seconds < 1)
+    std::snprintf(text, sizeof(text), "  eta %.0f ms", seconds * 1e3);
+  else if (seconds < 60)
+    std::snprintf(text, sizeof(text), "  eta %.1f s", seconds);
+  else if (whole < 3600)
+    std::snprintf(text, sizeof(text), "  eta %ldm%02lds", whole / 60,
+                  whole % 60);
+  else
+    std::snprintf(text, sizeof(text), "  eta %ldh%02ldm", whole / 3600,
+                  whole / 60 % 60);
+  return text;
 }
 
 std::string baseName(const char *path) {
@@ -242,7 +270,8 @@ int Driver::execute() {
     if (!training) {
       if (isOutputRank)
         printLine("step " + std::to_string(k) + ": " +
-                  formatDouble("%.3f", ms) + " ms");
+                  formatDouble("%.3f", ms) + " ms" +
+                  formatEta(times, k, options.steps));
       continue;
     }
     // The global loss: the sum over replicas of each replica's sum over its
@@ -256,7 +285,8 @@ int Driver::execute() {
       printLine("step " + std::to_string(step) + "  loss " +
                 formatDouble("%.6g", loss) + "  time " +
                 formatDouble("%.3f", ms) + " ms  samples/s " +
-                formatDouble("%.1f", samples));
+                formatDouble("%.1f", samples) +
+                formatEta(times, k, options.steps));
       if (logFile)
         logStep(step, loss, ms, samples);
     }

@@ -11,8 +11,11 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+
+#include <chrono>
 
 using namespace llvm;
 
@@ -33,6 +36,11 @@ cl::opt<std::string> summaryJson(
     cl::desc("Write the compile summary (stages, ranks, schedule, predicted "
              "step, run command) as JSON to this file"),
     cl::value_desc("file"), cl::init(""), cl::cat(category()));
+cl::opt<bool> progressOption(
+    "progress",
+    cl::desc("Print every phase of the compile with its time (by default "
+             "only once the compile has taken more than a second)"),
+    cl::init(false), cl::cat(category()));
 cl::opt<std::string> device(
     "device",
     cl::desc("The device schedule=auto simulates the candidates on and the "
@@ -40,6 +48,14 @@ cl::opt<std::string> device(
              ".json file (default: the target's, cpu for --target cpu, h200 "
              "for --target cuda)"),
     cl::init(""), cl::cat(category()));
+
+/// After this long a compile reports its phases.
+constexpr double kProgressAfterSeconds = 1.0;
+
+double now() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
 
 } // namespace
 
@@ -103,4 +119,34 @@ bool pipewave::compile::writeSummary(const CompileSummary &summary,
   if (printText && !quietOption)
     printSummaryText(summary, errs());
   return true;
+}
+
+pipewave::compile::Progress::Progress()
+    : start(now()), phaseStart(start),
+      printing(progressOption && !quietOption) {}
+
+void pipewave::compile::Progress::phase(StringRef next) {
+  double time = now();
+  if (!current.empty())
+    pending.push_back({current, time - phaseStart, time - start});
+  current = next.str();
+  phaseStart = time;
+  flush();
+  // Once reporting, say what runs now: a phase may take minutes.
+  if (printing && !current.empty())
+    errs() << "pipewave-compile: " << current << " ...\n";
+}
+
+void pipewave::compile::Progress::flush() {
+  if (quietOption || pending.empty())
+    return;
+  if (!printing && !progressOption &&
+      pending.back().total <= kProgressAfterSeconds)
+    return;
+  printing = true;
+  for (const Finished &phase : pending)
+    errs() << "pipewave-compile: " << phase.name << ": "
+           << format("%.2f s", phase.seconds) << " ("
+           << format("%.2f s", phase.total) << " in all)\n";
+  pending.clear();
 }

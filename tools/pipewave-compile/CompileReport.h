@@ -20,6 +20,8 @@
 #include "llvm/Support/CommandLine.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace pipewave::compile {
 
@@ -52,6 +54,34 @@ bool summarize(mlir::ModuleOp module, SummaryInputs inputs,
 /// Writes --summary-json and, when `printText` and not --quiet, prints the
 /// summary on stderr. Returns false after an error (already reported).
 bool writeSummary(const CompileSummary &summary, bool printText);
+
+/// The phases of a compile and their times, on stderr once the compile has
+/// taken more than a second (from the start with --progress; never with
+/// --quiet): short compiles print nothing, long ones say where the time
+/// goes as they go, and name each phase when it starts.
+class Progress {
+public:
+  Progress();
+
+  /// Ends the current phase, if any, and starts the one called `next`
+  /// (empty: none).
+  void phase(llvm::StringRef next);
+
+private:
+  /// Prints the finished phases not printed yet, if it is time to.
+  void flush();
+
+  double start;
+  double phaseStart;
+  std::string current;
+  /// Finished phases not printed yet: name, seconds, seconds since start.
+  struct Finished {
+    std::string name;
+    double seconds, total;
+  };
+  std::vector<Finished> pending;
+  bool printing = false;
+};
 
 } // namespace pipewave::compile
 

@@ -377,6 +377,8 @@ int main(int argc, char **argv) {
   auto sourceMgr = std::make_shared<SourceMgr>();
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
   pipewave::compile::silenceRemarks(context);
+  pipewave::compile::Progress progress;
+  progress.phase("read the model");
   pipewave::SummaryInputs summaryInputs;
   summaryInputs.modelFile = inputFile;
   summaryInputs.modelFormat = "mlir";
@@ -441,6 +443,7 @@ int main(int argc, char **argv) {
     fail(message);
     return failure();
   };
+  progress.phase("partition, schedule, autodiff (pipe-compile's front end)");
   if (failed(runPasses(*module, [&](OpPassManager &pm) {
         pipewave::buildPipeCompileFrontEnd(pm, options);
         return success();
@@ -458,10 +461,12 @@ int main(int argc, char **argv) {
   summaryInputs.autoSchedule = scheduleName == "auto";
   summaryInputs.recompute = recompute;
   std::optional<pipewave::CompileSummary> summary;
+  progress.phase("summary");
   if (!pipewave::compile::summarize(*module, summaryInputs,
                                     emit == Emit::Exe ? output : "", summary))
     return 1;
   auto finish = [&](int rc) {
+    progress.phase("");
     if (rc == 0 && summary &&
         !pipewave::compile::writeSummary(*summary, emit == Emit::Exe))
       return 1;
@@ -486,6 +491,7 @@ int main(int argc, char **argv) {
   if (failed(desc))
     return 1;
 
+  progress.phase("lowering of the stage code");
   if (failed(runPasses(*module, [&](OpPassManager &pm) {
         return pipewave::buildPipeCompileLowering(pm, options, error);
       })))
@@ -493,6 +499,7 @@ int main(int argc, char **argv) {
   if (emit == Emit::MLIR)
     return writeText([&](raw_ostream &os) { printModule(*module, os); });
 
+  progress.phase("translation to LLVM IR");
   LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*module, llvmContext, modelName);
@@ -503,6 +510,7 @@ int main(int argc, char **argv) {
                                              /*withMain=*/true, errorMessage))
     return fail(errorMessage);
 
+  progress.phase("LLVM optimization and code generation");
   if (emit == Emit::LLVM) {
     if (!pipewave::target::optimizeAndEmitObject(*llvmModule, optLevel, nullptr,
                                                  errorMessage))
@@ -533,6 +541,7 @@ int main(int argc, char **argv) {
   }
   if (emit == Emit::Obj)
     return finish(0);
+  progress.phase("link");
   pipewave::target::LinkOptions link;
   link.driver = cxx;
   link.runtimeLib = runtimeLib;
