@@ -50,12 +50,19 @@ pipewave::pipe::PipeScheduleOptions scheduleOptions(const Options &options) {
 
 } // namespace
 
+StringRef pipewave::defaultDevice(CompileTarget target) {
+  return target == CompileTarget::CUDA ? "h200" : "cpu";
+}
+
 void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
                                       const PipeTrainOptions &options) {
   pm.addPass(pipe::createPipePartition(partitionOptions(options)));
   pm.addPass(pipe::createPipeOutlineStages({options.entry}));
   pm.addPass(pipe::createPipeInsertComm({options.entry}));
-  pm.addPass(pipe::createPipeSchedule(scheduleOptions(options)));
+  pipe::PipeScheduleOptions schedule = scheduleOptions(options);
+  if (schedule.device.empty())
+    schedule.device = "h100";
+  pm.addPass(pipe::createPipeSchedule(schedule));
   pm.addPass(sched::createSchedVerify());
 }
 
@@ -80,6 +87,9 @@ void pipewave::buildPipeCompileFrontEnd(OpPassManager &pm,
   pipe::PipeScheduleOptions schedule = scheduleOptions(options);
   schedule.replicas = options.replicas;
   schedule.forceForwardOnly = options.inference;
+  // schedule=auto decides on the device the stages will run on.
+  if (schedule.device.empty())
+    schedule.device = defaultDevice(options.target).str();
   pm.addPass(pipe::createPipeSchedule(schedule));
   pm.addPass(sched::createSchedVerify());
 

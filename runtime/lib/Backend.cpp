@@ -100,6 +100,19 @@ bool startedByLauncher() {
   return false;
 }
 
+int launcherRank() {
+  static const char *const kVariables[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                           "PMI_RANK", "MV2_COMM_WORLD_RANK"};
+  for (const char *name : kVariables)
+    if (const char *value = std::getenv(name)) {
+      char *end = nullptr;
+      long rank = std::strtol(value, &end, 10);
+      if (end != value && *end == '\0' && rank >= 0)
+        return static_cast<int>(rank);
+    }
+  return -1;
+}
+
 #ifndef PW_HAVE_MPI
 bool haveMpiBackend() { return false; }
 

@@ -3,23 +3,28 @@
 // Part of the pipewave project.
 //
 // 1. Parse the command line (no MPI yet: --help, --print-ranks and
-//    --print-plan work without a launcher).
+//    --print-plan work without a launcher). Errors here and in step 2's
+//    model check are the same on every rank: the launcher's rank 0 prints
+//    them (and --help, --print-ranks, --print-plan), the others only exit.
 // 2. Validate the model, pick the backend (MPI under a launcher, else the
 //    local one; PW_BACKEND forces one; a binary compiled with --target
 //    cuda uses NCCL under a launcher and the loopback backend on its own; a
 //    torchrun-style environment of several ranks without MPI on the CPU is
 //    an error, see LaunchEnv.h) and check the number of ranks: every rank
-//    detects a mismatch itself and exits 2.
+//    detects a mismatch itself and exits 2; rank 0 says so.
 // 3. Each rank picks its device (the model's: PW_DEVICE for CPU code, the
 //    GPU of its local rank for CUDA code), checks every input it can (all
 //    .npy headers, the whole --init header), loads what its stages read and
 //    plans its buffers; the ranks then agree, so an error anywhere stops all
-//    of them (exit 2) before any schedule message is sent.
+//    of them (exit 2) before any schedule message is sent. Rank 0 prints
+//    each distinct error once: without a rank when every rank has it, else
+//    with the ranks that do.
 //    Training: --resume loads the rank's part of the latest complete
 //    checkpoint here too, so a bad checkpoint stops every rank cleanly.
 // 4. Run the steps; any failure now aborts the whole job (exit 1). Each
 //    step reads the next global batch of the data files. Training prints
-//    the loss per step (and --log-json), and writes checkpoints.
+//    the loss per step (and --log-json), and writes checkpoints. Every step
+//    line but the last ends with the time the remaining steps will take.
 // 5. The rank holding the last stage (of replica 0) prints step times and
 //    output checksums, writes --out and checks --expect; rank 0 writes
 //    --trace.
@@ -40,6 +45,7 @@
 #include "pipewave-runtime/Trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -67,6 +73,69 @@ std::string formatDouble(const char *format, double value) {
 }
 
 namespace {
+
+/// Prints `message` once per job: an error every rank decides the same way
+/// before any communication (the command line, the model) is printed by the
+/// launcher's rank 0 only, or by a process started without a launcher.
+void reportOnce(const std::string &message) {
+  if (launcherRank() <= 0)
+    report(nullptr, message);
+}
+
+/// Prints the failures of the ranks (indexed by rank, empty for none), each
+/// distinct message once in the order of the lowest rank that has it:
+/// without a rank when every rank has it, else with the ranks that do.
+void reportFailures(const std::vector<std::string> &failures) {
+  std::vector<std::pair<std::string, std::vector<int>>> distinct;
+  for (size_t r = 0; r < failures.size(); ++r) {
+    if (failures[r].empty())
+      continue;
+    auto it = std::find_if(distinct.begin(), distinct.end(), [&](auto &entry) {
+      return entry.first == failures[r];
+    });
+    if (it == distinct.end())
+      it = distinct.insert(it, {failures[r], {}});
+    it->second.push_back(static_cast<int>(r));
+  }
+  std::fflush(stdout);
+  for (const auto &[message, ranks] : distinct) {
+    std::string who;
+    if (ranks.size() != failures.size()) {
+      who = ranks.size() == 1 ? "rank " : "ranks ";
+      for (size_t k = 0; k < ranks.size(); ++k)
+        who += (k ? "," : "") + std::to_string(ranks[k]);
+      who += ": ";
+    }
+    std::fprintf(stderr, "pipewave: %s%s\n", who.c_str(), message.c_str());
+  }
+  std::fflush(stderr);
+}
+
+/// "  eta 250 ms", "  eta 12.3 s", "  eta 4m05s" or "  eta 2h07m": the time
+/// the steps after `done` of `total` will take at the mean of `times` (step
+/// 1, a warm-up, left out once there are others); "" after the last step.
+std::string formatEta(const std::vector<double> &times, int done, int total) {
+  if (done >= total || times.empty())
+    return "";
+  double sum = 0;
+  for (size_t k = times.size() > 1 ? 1 : 0; k < times.size(); ++k)
+    sum += times[k];
+  double mean = sum / double(times.size() > 1 ? times.size() - 1 : 1);
+  double seconds = mean * 1e-3 * (total - done);
+  char text[64];
+  long whole = std::lround(seconds);
+  if (seconds < 1)
+    std::snprintf(text, sizeof(text), "  eta %.0f ms", seconds * 1e3);
+  else if (seconds < 60)
+    std::snprintf(text, sizeof(text), "  eta %.1f s", seconds);
+  else if (whole < 3600)
+    std::snprintf(text, sizeof(text), "  eta %ldm%02lds", whole / 60,
+                  whole % 60);
+  else
+    std::snprintf(text, sizeof(text), "  eta %ldh%02ldm", whole / 3600,
+                  whole / 60 % 60);
+  return text;
+}
 
 std::string baseName(const char *path) {
   std::string text = path ? path : "model";
@@ -148,7 +217,10 @@ int Driver::run(int *argc, char ***argv) {
     backend = chooseBackend(argc, argv);
   backend->setTimeout(options.timeout);
   rank = backend->rank();
+  // Every rank sees the mismatch; rank 0 says so.
   if (backend->size() != model.num_ranks) {
+    if (rank != 0)
+      return ExitUsage;
     std::fflush(stdout);
     std::fprintf(stderr,
                  "pipewave: this binary was compiled for %d ranks but was "
@@ -171,11 +243,11 @@ int Driver::run(int *argc, char ***argv) {
     failure = error.what();
     failureCode = ExitFailure;
   }
-  if (!failure.empty())
-    report(backend.get(), failure);
+  // Rank 0 prints the failures of all ranks, each message once.
+  std::vector<std::string> failures = backend->gather(failure, 0);
   if (!backend->agree(failure.empty())) {
-    if (failure.empty())
-      report(backend.get(), "stopping: another rank reported an error");
+    if (rank == 0)
+      reportFailures(failures);
     return failure.empty() ? ExitUsage : failureCode;
   }
 
@@ -272,7 +344,8 @@ int Driver::execute() {
     if (!training) {
       if (isOutputRank)
         printLine("step " + std::to_string(k) + ": " +
-                  formatDouble("%.3f", ms) + " ms");
+                  formatDouble("%.3f", ms) + " ms" +
+                  formatEta(times, k, options.steps));
       continue;
     }
     // The global loss: the sum over replicas of each replica's sum over its
@@ -286,7 +359,8 @@ int Driver::execute() {
       printLine("step " + std::to_string(step) + "  loss " +
                 formatDouble("%.6g", loss) + "  time " +
                 formatDouble("%.3f", ms) + " ms  samples/s " +
-                formatDouble("%.1f", samples));
+                formatDouble("%.1f", samples) +
+                formatEta(times, k, options.steps));
       if (logFile)
         logStep(step, loss, ms, samples);
     }
@@ -373,26 +447,33 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
   try {
     options = parseOptions(argc, argv);
   } catch (const Error &error) {
-    report(nullptr, std::string(error.what()) + " (see --help)");
+    reportOnce(std::string(error.what()) + " (see --help)");
     return error.exitCode;
   }
   try {
     validateModel(*model);
   } catch (const Error &error) {
-    report(nullptr, error.what());
+    reportOnce(error.what());
     return error.exitCode;
   }
+  // What every rank would print the same: once per job.
+  bool printer = launcherRank() <= 0;
   if (options.help) {
+    if (!printer)
+      return ExitOk;
     std::fputs(
         usage(baseName(argc > 0 ? argv[0] : nullptr).c_str(), *model).c_str(),
         stdout);
     return ExitOk;
   }
   if (options.printRanks) {
-    printLine(std::to_string(model->num_ranks));
+    if (printer)
+      printLine(std::to_string(model->num_ranks));
     return ExitOk;
   }
   if (options.printPlan) {
+    if (!printer)
+      return ExitOk;
     try {
       ExecPlanOptions execOptions;
       execOptions.spareSlots = options.spareSlots;
@@ -401,7 +482,7 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
             describeExecPlan(planExecution(*model, r, execOptions)).c_str(),
             stdout);
     } catch (const Error &error) {
-      report(nullptr, error.what());
+      reportOnce(error.what());
       return error.exitCode;
     }
     return ExitOk;

@@ -177,7 +177,7 @@ public:
     RequestId id = newRequest();
     MPI_Igather(&mine, 1, MPI_INT, sizes.data(), 1, MPI_INT, root, controlComm,
                 &requests[id]);
-    wait(id, "the gather of trace events on rank " + std::to_string(root));
+    wait(id, "a gather on rank " + std::to_string(root));
     std::vector<int> displacements(sizes.size());
     std::string all;
     if (myRank == root) {
@@ -194,7 +194,7 @@ public:
     MPI_Igatherv(bytes.data(), mine, MPI_BYTE, all.data(), sizes.data(),
                  displacements.data(), MPI_BYTE, root, controlComm,
                  &requests[id]);
-    wait(id, "the gather of trace events on rank " + std::to_string(root));
+    wait(id, "a gather on rank " + std::to_string(root));
     std::vector<std::string> result;
     for (int r = 0; r < static_cast<int>(sizes.size()); ++r)
       result.push_back(all.substr(displacements[r], sizes[r]));

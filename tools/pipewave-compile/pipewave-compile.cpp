@@ -25,9 +25,13 @@
 //
 // Diagnostics carry the model's file:line:col and the source line, without
 // an IR dump (--debug-ir adds it); the exit code is non-zero on
-// any error. MLIR's --mlir-* options are available.
+// any error. MLIR's --mlir-* options are available. After a successful
+// compile of an executable a summary of what it made goes to stderr
+// (CompileReport.h: --quiet, --summary-json, --device).
 //
 //===----------------------------------------------------------------------===//
+
+#include "CompileReport.h"
 
 #include "pipewave-runtime/model.h"
 #include "pipewave/Conversion/Passes.h"
@@ -256,6 +260,8 @@ void setPipelineOptions(pipewave::PipeCompileOptions &options) {
   options.cudaArch = cudaArch;
   options.precision = precision;
   options.matmul = *pipewave::symbolizeMatmulLowering(matmul);
+  if (!pipewave::compile::deviceOption().empty())
+    options.device = pipewave::compile::deviceOption();
 }
 
 /// Runs `build`'s passes on `module` with the --mlir-* pass manager options.
@@ -299,7 +305,7 @@ int main(int argc, char **argv) {
       ", or an alias of one) or auto";
   scheduleName.setDescription(scheduleHelp);
 
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &pipewave::compile::reportCategory()});
   cl::ParseCommandLineOptions(
       argc, argv,
       "pipewave-compile: compiles a TOSA model into a pipeline-parallel "
@@ -348,6 +354,8 @@ int main(int argc, char **argv) {
   }
   if (numReplicas < 1)
     return fail("--replicas must be at least 1");
+  if (!pipewave::compile::checkReportOptions())
+    return 1;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -365,6 +373,12 @@ int main(int argc, char **argv) {
   std::string errorMessage;
   auto sourceMgr = std::make_shared<SourceMgr>();
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  pipewave::compile::silenceRemarks(context);
+  pipewave::compile::Progress progress;
+  progress.phase("read the model");
+  pipewave::SummaryInputs summaryInputs;
+  summaryInputs.modelFile = inputFile;
+  summaryInputs.modelFormat = "mlir";
   OwningOpRef<ModuleOp> module;
   if (StringRef(inputFile).ends_with(".onnx")) {
     // An ONNX model goes through the importer; its initializer values are
@@ -378,6 +392,8 @@ int main(int argc, char **argv) {
       sys::path::replace_extension(weights, "safetensors");
       options.weightsPath = std::string(weights);
     }
+    summaryInputs.modelFormat = "onnx";
+    summaryInputs.initFile = options.weightsPath;
     module =
         pipewave::importOnnxModel(inputFile, context, options, errorMessage);
     if (!module)
@@ -404,6 +420,8 @@ int main(int argc, char **argv) {
         sys::path::replace_extension(weights, "safetensors");
         options.weightsPath = std::string(weights);
       }
+      summaryInputs.modelFormat = "stablehlo";
+      summaryInputs.initFile = options.weightsPath;
       module = pipewave::importStableHLOModule(inputFile, context, options,
                                                errorMessage);
       if (!module)
@@ -422,13 +440,35 @@ int main(int argc, char **argv) {
     fail(message);
     return failure();
   };
+  progress.phase("partition, schedule, autodiff (pipe-compile's front end)");
   if (failed(runPasses(*module, [&](OpPassManager &pm) {
         pipewave::buildPipeCompileFrontEnd(pm, options);
         return success();
       })))
     return 1;
 
+  // The summary reads the module before the lowering rewrites it and is
+  // written once everything else has succeeded.
   std::string output = defaultOutput();
+  summaryInputs.entry = entry;
+  summaryInputs.device = options.device.empty()
+                             ? pipewave::defaultDevice(options.target).str()
+                             : std::string(options.device);
+  summaryInputs.deviceReason = "the " + targetName + " target's device";
+  summaryInputs.autoSchedule = scheduleName == "auto";
+  summaryInputs.recompute = recompute;
+  std::optional<pipewave::CompileSummary> summary;
+  progress.phase("summary");
+  if (!pipewave::compile::summarize(*module, summaryInputs,
+                                    emit == Emit::Exe ? output : "", summary))
+    return 1;
+  auto finish = [&](int rc) {
+    progress.phase("");
+    if (rc == 0 && summary &&
+        !pipewave::compile::writeSummary(*summary, emit == Emit::Exe))
+      return 1;
+    return rc;
+  };
   auto writeText = [&](auto print) -> int {
     std::unique_ptr<ToolOutputFile> file =
         openOutputFile(output, &errorMessage);
@@ -436,7 +476,7 @@ int main(int argc, char **argv) {
       return fail(errorMessage);
     print(file->os());
     file->keep();
-    return 0;
+    return finish(0);
   };
   if (emit == Emit::Pipe)
     return writeText([&](raw_ostream &os) { printModule(*module, os); });
@@ -450,6 +490,7 @@ int main(int argc, char **argv) {
   if (targetName == "cuda")
     desc->device = PW_DEVICE_CUDA;
 
+  progress.phase("lowering of the stage code");
   if (failed(runPasses(*module, [&](OpPassManager &pm) {
         return pipewave::buildPipeCompileLowering(pm, options, error);
       })))
@@ -457,6 +498,7 @@ int main(int argc, char **argv) {
   if (emit == Emit::MLIR)
     return writeText([&](raw_ostream &os) { printModule(*module, os); });
 
+  progress.phase("translation to LLVM IR");
   LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*module, llvmContext, modelName);
@@ -467,6 +509,7 @@ int main(int argc, char **argv) {
                                              /*withMain=*/true, errorMessage))
     return fail(errorMessage);
 
+  progress.phase("LLVM optimization and code generation");
   if (emit == Emit::LLVM) {
     if (!pipewave::target::optimizeAndEmitObject(*llvmModule, optLevel, nullptr,
                                                  errorMessage))
@@ -496,7 +539,8 @@ int main(int argc, char **argv) {
     file->keep();
   }
   if (emit == Emit::Obj)
-    return 0;
+    return finish(0);
+  progress.phase("link");
   pipewave::target::LinkOptions link;
   link.driver = cxx;
   link.runtimeLib = runtimeLib;
@@ -511,5 +555,5 @@ int main(int argc, char **argv) {
           ? 0
           : fail(errorMessage);
   sys::fs::remove(objectPath);
-  return rc;
+  return finish(rc);
 }

@@ -63,8 +63,9 @@ struct PipelineScheduleOptions : public mlir::PassPipelineOptions<Derived> {
   Option<std::string> device{
       *this, "device",
       llvm::cl::desc("auto: cpu, v100, a100, h100, h200 or a device .json "
-                     "file"),
-      llvm::cl::init("h100")};
+                     "file (empty: h100 for pipe-train; the target's for "
+                     "pipe-compile, see defaultDevice)"),
+      llvm::cl::init("")};
   Option<std::string> memory{
       *this, "memory",
       llvm::cl::desc("auto: memory budget per device, e.g. 16GiB (default: "
@@ -91,6 +92,11 @@ void buildPipeTrainPipeline(mlir::OpPassManager &pm,
 
 /// What `pipe-compile` compiles the stage code for.
 enum class CompileTarget { CPU, CUDA };
+
+/// The device `pipe-compile` simulates schedule=auto's candidates on when
+/// its `device` option is empty: the shipped description of a CPU socket
+/// (`cpu`, data/devices/cpu.json) for the CPU target, an H200 for CUDA.
+llvm::StringRef defaultDevice(CompileTarget target);
 
 /// Where `pipe-compile` stops.
 enum class CompileEmit {

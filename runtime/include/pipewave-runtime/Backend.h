@@ -135,6 +135,11 @@ std::unique_ptr<Backend> createMpiBackend(int *argc, char ***argv);
 /// Open MPI, PMI or PMIx variables in the environment.
 bool startedByLauncher();
 
+/// The rank an MPI launcher gave this process, read from its environment
+/// before MPI is initialised (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK,
+/// MV2_COMM_WORLD_RANK); -1 when there is none.
+int launcherRank();
+
 } // namespace pipewave::runtime
 
 #endif // PIPEWAVE_RUNTIME_BACKEND_H
