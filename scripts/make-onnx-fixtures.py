@@ -177,6 +177,24 @@ def main():
         ], [vi("x", TP.FLOAT, [2, 3])], [vi("y", TP.FLOAT, [2, 3])], [t],
            check=False)
 
+    # Grouped convolutions and global pools (last, so the fixtures above keep
+    # their random weights): a depthwise Conv (group = 4 channels, multiplier
+    # 2), a Conv with 2 groups, GlobalAveragePool and GlobalMaxPool; and a
+    # group count that does not divide the channels (an error).
+    save(outdir, "conv_group", [
+        h.make_node("Conv", ["x", "wd", "bd"], ["d"], name="depthwise",
+                    group=4, pads=[1, 1, 1, 1]),
+        h.make_node("Conv", ["d", "wg"], ["g"], name="grouped", group=2),
+        h.make_node("GlobalAveragePool", ["g"], ["avg"], name="gap"),
+        h.make_node("GlobalMaxPool", ["g"], ["max"], name="gmp"),
+    ], [vi("x", TP.FLOAT, [1, 4, 5, 5])],
+       [vi("avg", TP.FLOAT, [1, 6, 1, 1]), vi("max", TP.FLOAT, [1, 6, 1, 1])],
+       [init("wd", 8, 1, 3, 3), init("bd", 8), init("wg", 6, 4, 1, 1)])
+    save(outdir, "conv_bad_group", [
+        h.make_node("Conv", ["x", "w"], ["y"], name="conv", group=2),
+    ], [vi("x", TP.FLOAT, [1, 3, 4, 4])], [vi("y", TP.FLOAT, [1, 2, 4, 4])],
+       [init("w", 2, 1, 1, 1)], check=False)
+
 
 if __name__ == "__main__":
     main()

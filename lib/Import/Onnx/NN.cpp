@@ -135,6 +135,23 @@ Value cropInput(Importer &im, Value x, const Window &w) {
 Value toNHWC(Importer &im, Value v) { return im.transpose(v, {0, 2, 3, 1}); }
 Value toNCHW(Importer &im, Value v) { return im.transpose(v, {0, 3, 1, 2}); }
 
+/// The NHWC slice [*, *, *, begin : begin + size] of `v` (NHWC channels or
+/// OHWI output channels are dimension 3 resp. 0: `axis`).
+Value sliceAxis(Importer &im, Value v, int64_t axis, int64_t begin,
+                int64_t size) {
+  SmallVector<int64_t> start(Importer::shape(v).size(), 0);
+  SmallVector<int64_t> shape(Importer::shape(v));
+  start[axis] = begin;
+  shape[axis] = size;
+  return tosa::SliceOp::create(im.b, im.loc,
+                               im.tensor(shape, Importer::elem(v)), v,
+                               im.constShape(start), im.constShape(shape));
+}
+
+/// Conv with `group` = g: g == 1 is one tosa.conv2d; g == C (one input
+/// channel per group) is a tosa.depthwise_conv2d with multiplier OC / C (its
+/// output channel c*M + m is ONNX's group c, channel m); otherwise one
+/// tosa.conv2d per group on its slice of channels, concatenated.
 LogicalResult importConv(Importer &im, const Node &n) {
   Value x = im.input(n, 0), w = im.input(n, 1);
   if (!x || !w)
@@ -142,8 +159,10 @@ LogicalResult importConv(Importer &im, const Node &n) {
   auto xs = Importer::shape(x), ws = Importer::shape(w);
   if (xs.size() != 4 || ws.size() != 4)
     return im.error("only 2-D convolutions (NCHW) are supported");
-  if (im.attrInt(n, "group", 1) != 1)
-    return im.error("grouped convolutions are not supported");
+  int64_t group = im.attrInt(n, "group", 1);
+  if (group < 1 || xs[1] % group != 0 || ws[0] % group != 0 ||
+      ws[1] * group != xs[1])
+    return im.error("the group count does not divide the channels");
   auto win = window(im, n, xs, ws.drop_front(2));
   if (!win)
     return failure();
@@ -151,13 +170,68 @@ LogicalResult importConv(Importer &im, const Node &n) {
   Value bias = im.hasInput(n, 2) ? im.input(n, 2) : im.splat(0, e, {ws[0]});
   if (!bias)
     return failure();
-  Value y = tosa::Conv2DOp::create(
-      im.b, im.loc, im.tensor({xs[0], win->outH, win->outW, ws[0]}, e),
-      toNHWC(im, cropInput(im, x, *win)), toNHWC(im, w), bias, im.zeroPoint(e),
-      im.zeroPoint(e), im.b.getDenseI64ArrayAttr(win->pad),
-      im.b.getDenseI64ArrayAttr(win->stride),
-      im.b.getDenseI64ArrayAttr(win->dilation), TypeAttr::get(e),
-      im.b.getBoolAttr(false));
+  Value input = toNHWC(im, cropInput(im, x, *win));
+  auto pad = im.b.getDenseI64ArrayAttr(win->pad);
+  auto stride = im.b.getDenseI64ArrayAttr(win->stride);
+  auto dilation = im.b.getDenseI64ArrayAttr(win->dilation);
+  auto conv = [&](Value in, Value weight, Value b, int64_t channels) {
+    return tosa::Conv2DOp::create(
+        im.b, im.loc, im.tensor({xs[0], win->outH, win->outW, channels}, e), in,
+        weight, b, im.zeroPoint(e), im.zeroPoint(e), pad, stride, dilation,
+        TypeAttr::get(e), im.b.getBoolAttr(false));
+  };
+  Value y;
+  if (group == 1) {
+    y = conv(input, toNHWC(im, w), bias, ws[0]);
+  } else if (ws[1] == 1) {
+    // [C*M, 1, KH, KW] -> [C, M, KH, KW] -> [KH, KW, C, M].
+    int64_t c = xs[1], m = ws[0] / c;
+    Value hwcm =
+        im.transpose(im.reshape(w, {c, m, ws[2], ws[3]}), {2, 3, 0, 1});
+    y = tosa::DepthwiseConv2DOp::create(
+        im.b, im.loc, im.tensor({xs[0], win->outH, win->outW, ws[0]}, e), input,
+        hwcm, bias, im.zeroPoint(e), im.zeroPoint(e), pad, stride, dilation,
+        TypeAttr::get(e), im.b.getBoolAttr(false));
+  } else {
+    Value ohwi = toNHWC(im, w);
+    int64_t in = ws[1], out = ws[0] / group;
+    SmallVector<Value> parts;
+    for (int64_t g = 0; g < group; ++g)
+      parts.push_back(conv(sliceAxis(im, input, 3, g * in, in),
+                           sliceAxis(im, ohwi, 0, g * out, out),
+                           sliceAxis(im, bias, 0, g * out, out), out));
+    y = tosa::ConcatOp::create(
+        im.b, im.loc, im.tensor({xs[0], win->outH, win->outW, ws[0]}, e), parts,
+        im.b.getI32IntegerAttr(3));
+  }
+  im.setOutput(n, 0, toNCHW(im, y));
+  return success();
+}
+
+/// GlobalAveragePool / GlobalMaxPool: a 2-D pool whose window is the whole
+/// image (so its gradient follows the pool rules: the max goes to the first
+/// maximum, as PyTorch's adaptive_max_pool2d).
+template <bool Max>
+LogicalResult importGlobalPool(Importer &im, const Node &n) {
+  Value x = im.input(n, 0);
+  if (!x)
+    return failure();
+  auto xs = Importer::shape(x);
+  if (xs.size() != 4)
+    return im.error("only 2-D pools (NCHW) are supported");
+  Type e = Importer::elem(x);
+  auto outType = im.tensor({xs[0], 1, 1, xs[1]}, e);
+  auto kernel = im.b.getDenseI64ArrayAttr({xs[2], xs[3]});
+  auto stride = im.b.getDenseI64ArrayAttr({1, 1});
+  auto pad = im.b.getDenseI64ArrayAttr({0, 0, 0, 0});
+  Value y;
+  if (Max)
+    y = tosa::MaxPool2dOp::create(im.b, im.loc, outType, toNHWC(im, x), kernel,
+                                  stride, pad);
+  else
+    y = tosa::AvgPool2dOp::create(im.b, im.loc, outType, toNHWC(im, x),
+                                  im.zeroPoint(e), im.zeroPoint(e), kernel,
+                                  stride, pad, TypeAttr::get(e));
   im.setOutput(n, 0, toNCHW(im, y));
   return success();
 }
@@ -218,4 +292,6 @@ void pipewave::onnximport::populateNNOps(OpTable &t) {
   t["Conv"] = importConv;
   t["MaxPool"] = importPool<true>;
   t["AveragePool"] = importPool<false>;
+  t["GlobalMaxPool"] = importGlobalPool<true>;
+  t["GlobalAveragePool"] = importGlobalPool<false>;
 }

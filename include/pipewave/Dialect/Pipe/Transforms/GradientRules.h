@@ -147,6 +147,37 @@ public:
   /// `tosa.matmul` of [N, H, C] and [N, C, W] with zero zero-points.
   mlir::Value matmul(mlir::Value a, mlir::Value b);
 
+  //===--- Windows of NHWC tensors (convolution and pooling rules)
+  //---------===//
+
+  /// `y` of `shape` with y[i] = x[i - offset] where that is inside `x` and
+  /// `fill` (a `tensor<1xT>`; null: zero) elsewhere: pads and/or crops every
+  /// dimension (a negative offset drops leading elements).
+  mlir::Value shift(mlir::Value x, llvm::ArrayRef<int64_t> offset,
+                    llvm::ArrayRef<int64_t> shape, mlir::Value fill = nullptr);
+  /// Spreads dimensions 1 and 2 of the NHWC tensor `x` by `stride` ([sy,
+  /// sx]): y[n, i*sy, j*sx, c] = x[n, i, j, c], zeros between; y is
+  /// [N, (H-1)*sy+1, (W-1)*sx+1, C].
+  mlir::Value dilate(mlir::Value x, llvm::ArrayRef<int64_t> stride);
+  /// The strided window y[n, i, j, c] = x[n, offset[0] + i*stride[0],
+  /// offset[1] + j*stride[1], c] of the NHWC tensor `x`, y of
+  /// [N, size[0], size[1], C] (positions outside x read 0).
+  mlir::Value subsample(mlir::Value x, llvm::ArrayRef<int64_t> offset,
+                        llvm::ArrayRef<int64_t> stride,
+                        llvm::ArrayRef<int64_t> size);
+  /// `tosa.conv2d` of NHWC `x` and OHWI `w` with a zero bias, no padding,
+  /// and the given stride, dilation and accumulator type. The output shape
+  /// follows TOSA's formula (the caller makes the division exact).
+  mlir::Value conv2d(mlir::Value x, mlir::Value w,
+                     llvm::ArrayRef<int64_t> stride,
+                     llvm::ArrayRef<int64_t> dilation, mlir::Type accType);
+  /// `tosa.depthwise_conv2d` of NHWC `x` and HWCM `w` with a zero bias, no
+  /// padding, and the given stride, dilation and accumulator type.
+  mlir::Value depthwiseConv2d(mlir::Value x, mlir::Value w,
+                              llvm::ArrayRef<int64_t> stride,
+                              llvm::ArrayRef<int64_t> dilation,
+                              mlir::Type accType);
+
   /// Undoes TOSA broadcasting: sums `grad` over every dimension where
   /// `target` has size 1 and `grad` does not, then reshapes to `target`'s
   /// shape if the ranks differ.
@@ -196,6 +227,8 @@ void registerElementwiseGradientRules(GradientRuleTable &table);
 void registerMatmulGradientRules(GradientRuleTable &table);
 void registerReductionGradientRules(GradientRuleTable &table);
 void registerDataMovementGradientRules(GradientRuleTable &table);
+void registerConvolutionGradientRules(GradientRuleTable &table);
+void registerPoolingGradientRules(GradientRuleTable &table);
 
 //===----------------------------------------------------------------------===//
 // Reverse-mode builder

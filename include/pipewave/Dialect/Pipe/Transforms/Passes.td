@@ -404,15 +404,20 @@ def PipeAutodiff : Pass<"pipe-autodiff", "::mlir::ModuleOp"> {
     that depends on a differentiable argument and reaches a float result of
     the stage. Each needs a gradient rule, found by operation name; an
     active operation without one is an error "pipe-autodiff: no gradient
-    rule for 'tosa.foo'". Rules exist for tosa.abs, add, cast (float to
-    float), clamp, concat, const, const_shape, cos, erf, exp, gather,
-    identity, log, matmul, maximum, minimum, mul, negate, pad, pow,
-    reciprocal, reduce_max, reduce_min, reduce_sum, reshape, reverse, rsqrt,
-    select, sigmoid, sin, slice, sub, tanh, tile and transpose. At
-    non-differentiable points: clamp passes the gradient only where
-    min < x < max; maximum / minimum split it evenly on ties; reduce_max /
-    reduce_min split it evenly between the positions that attain the
-    extremum; abs has gradient 0 at 0. The gradient of a tosa.gather table
+    rule for 'tosa.foo'". Rules exist for tosa.abs, add, avg_pool2d, cast
+    (float to float), clamp, concat, const, const_shape, conv2d, cos,
+    depthwise_conv2d, erf, exp, gather, identity, log, matmul, max_pool2d,
+    maximum, minimum, mul, negate, pad, pow, reciprocal, reduce_max,
+    reduce_min, reduce_sum, reshape, reverse, rsqrt, select, sigmoid, sin,
+    slice, sub, tanh, tile and transpose. At non-differentiable points:
+    clamp passes the gradient only where min < x < max; maximum / minimum
+    split it evenly on ties; reduce_max / reduce_min split it evenly between
+    the positions that attain the extremum; max_pool2d gives each window's
+    gradient to the first element (row-major kernel order) equal to the
+    maximum, as PyTorch does; abs has gradient 0 at 0. Convolution
+    gradients are convolutions again (the input gradient a stride-1
+    convolution of the dilated cotangent with the flipped weight, the
+    weight gradient a convolution over the batch). The gradient of a tosa.gather table
     is a scatter-add, built as a one-hot matmul (tosa.scatter overwrites
     repeated indices).
 

@@ -276,6 +276,102 @@ Value GradientEmitter::matmul(Value a, Value b) {
   return tosa::MatMulOp::create(builder, loc, type, a, b, zp, zp);
 }
 
+Value GradientEmitter::shift(Value x, ArrayRef<int64_t> offset,
+                             ArrayRef<int64_t> shape, Value fill) {
+  ArrayRef<int64_t> in = tensorType(x).getShape();
+  SmallVector<int64_t> padding, start, padded;
+  bool pads = false, crops = false;
+  for (auto [dim, off, want] : llvm::zip_equal(in, offset, shape)) {
+    int64_t lo = std::max<int64_t>(off, 0);
+    int64_t hi = std::max<int64_t>(want - (dim + off), 0);
+    padding.append({lo, hi});
+    padded.push_back(dim + lo + hi);
+    start.push_back(std::max<int64_t>(-off, 0));
+    pads |= lo != 0 || hi != 0;
+    crops |= padded.back() != want;
+  }
+  if (pads) {
+    Type element = tensorType(x).getElementType();
+    x = tosa::PadOp::create(builder, loc, tensorType(x).clone(padded), x,
+                            constShape(padding),
+                            fill ? fill : zeroPoint(element));
+  }
+  return crops ? slice(x, start, shape) : x;
+}
+
+Value GradientEmitter::dilate(Value x, ArrayRef<int64_t> stride) {
+  ArrayRef<int64_t> s = tensorType(x).getShape();
+  if (stride[0] == 1 && stride[1] == 1)
+    return x;
+  int64_t n = s[0], h = s[1], w = s[2], c = s[3];
+  x = reshape(x, {n, h, 1, w, 1, c});
+  x = pad(x, {0, 0, 0, 0, 0, stride[0] - 1, 0, 0, 0, stride[1] - 1, 0, 0});
+  x = reshape(x, {n, h * stride[0], w * stride[1], c});
+  return slice(x, {0, 0, 0, 0},
+               {n, (h - 1) * stride[0] + 1, (w - 1) * stride[1] + 1, c});
+}
+
+Value GradientEmitter::subsample(Value x, ArrayRef<int64_t> offset,
+                                 ArrayRef<int64_t> stride,
+                                 ArrayRef<int64_t> size) {
+  ArrayRef<int64_t> s = tensorType(x).getShape();
+  int64_t n = s[0], c = s[3];
+  x = shift(x, {0, -offset[0], -offset[1], 0},
+            {n, size[0] * stride[0], size[1] * stride[1], c});
+  if (stride[0] == 1 && stride[1] == 1)
+    return x;
+  x = reshape(x, {n, size[0], stride[0], size[1], stride[1], c});
+  x = slice(x, {0, 0, 0, 0, 0, 0}, {n, size[0], 1, size[1], 1, c});
+  return reshape(x, {n, size[0], size[1], c});
+}
+
+/// TOSA's output size of a convolution window, assuming exact division.
+static int64_t convOut(int64_t in, int64_t kernel, int64_t stride,
+                       int64_t dilation) {
+  return (in - 1 - (kernel - 1) * dilation) / stride + 1;
+}
+
+Value GradientEmitter::conv2d(Value x, Value w, ArrayRef<int64_t> stride,
+                              ArrayRef<int64_t> dilation, Type accType) {
+  ArrayRef<int64_t> xs = tensorType(x).getShape(),
+                    ws = tensorType(w).getShape();
+  Type element = tensorType(x).getElementType();
+  auto type = RankedTensorType::get(
+      {xs[0], convOut(xs[1], ws[1], stride[0], dilation[0]),
+       convOut(xs[2], ws[2], stride[1], dilation[1]), ws[0]},
+      element);
+  Value zp = zeroPoint(element);
+  return tosa::Conv2DOp::create(
+      builder, loc, type, x, w,
+      splat(RankedTensorType::get({ws[0]}, element), 0.0), zp, zp,
+      builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
+      builder.getDenseI64ArrayAttr(stride),
+      builder.getDenseI64ArrayAttr(dilation), TypeAttr::get(accType),
+      builder.getBoolAttr(false));
+}
+
+Value GradientEmitter::depthwiseConv2d(Value x, Value w,
+                                       ArrayRef<int64_t> stride,
+                                       ArrayRef<int64_t> dilation,
+                                       Type accType) {
+  ArrayRef<int64_t> xs = tensorType(x).getShape(),
+                    ws = tensorType(w).getShape();
+  Type element = tensorType(x).getElementType();
+  int64_t channels = ws[2] * ws[3];
+  auto type = RankedTensorType::get(
+      {xs[0], convOut(xs[1], ws[0], stride[0], dilation[0]),
+       convOut(xs[2], ws[1], stride[1], dilation[1]), channels},
+      element);
+  Value zp = zeroPoint(element);
+  return tosa::DepthwiseConv2DOp::create(
+      builder, loc, type, x, w,
+      splat(RankedTensorType::get({channels}, element), 0.0), zp, zp,
+      builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
+      builder.getDenseI64ArrayAttr(stride),
+      builder.getDenseI64ArrayAttr(dilation), TypeAttr::get(accType),
+      builder.getBoolAttr(false));
+}
+
 Value GradientEmitter::sumToShape(Value grad, Type target) {
   ArrayRef<int64_t> to = llvm::cast<RankedTensorType>(target).getShape();
   ArrayRef<int64_t> from = tensorType(grad).getShape();
@@ -325,6 +421,8 @@ const GradientRuleTable &GradientRuleTable::getDefault() {
     registerMatmulGradientRules(t);
     registerReductionGradientRules(t);
     registerDataMovementGradientRules(t);
+    registerConvolutionGradientRules(t);
+    registerPoolingGradientRules(t);
     return t;
   }();
   return table;
