@@ -31,6 +31,7 @@
 #include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
+#include "pipewave/Dialect/Pipe/Utils/FrozenParameters.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
 #include "pipewave/Import/StableHLOImporter.h"
@@ -201,6 +202,17 @@ cl::opt<int64_t> onnxBatchSize(
     cl::desc("ONNX input: the value of a symbolic batch dimension (dim 0) of "
              "the graph inputs"),
     cl::init(0), cl::cat(category));
+// Which tensors train (docs/onnx.md, "Parameters and constants").
+cl::list<std::string>
+    frozenGlobs("frozen",
+                cl::desc("Freeze the parameters whose names match GLOB: no "
+                         "gradient, never updated (repeatable)"),
+                cl::value_desc("glob"), cl::cat(category));
+cl::opt<bool> keepIdentityTies(
+    "keep-identity-ties",
+    cl::desc("ONNX input: keep Identity(initializer) aliases as one tied "
+             "parameter instead of a parameter of their own each"),
+    cl::init(false), cl::cat(category));
 cl::list<std::string> linkArgs("link-arg",
                                cl::desc("Extra argument for the link step "
                                         "(repeatable)"),
@@ -375,6 +387,7 @@ int main(int argc, char **argv) {
 #ifdef PIPEWAVE_HAVE_ONNX
     pipewave::OnnxImportOptions options;
     options.batchSize = onnxBatchSize;
+    options.keepIdentityTies = keepIdentityTies;
     std::string output = defaultOutput();
     if (output != "-") {
       SmallString<256> weights(output);
@@ -418,6 +431,11 @@ int main(int argc, char **argv) {
         return 1;
     }
   }
+
+  if (auto main = module->lookupSymbol<func::FuncOp>(entry))
+    if (failed(
+            pipewave::pipe::freezeParameters(main, frozenGlobs, errorMessage)))
+      return fail(errorMessage);
 
   pipewave::PipeCompileOptions options;
   setPipelineOptions(options);
