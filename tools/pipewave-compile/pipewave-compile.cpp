@@ -378,6 +378,9 @@ int main(int argc, char **argv) {
     context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
+  // The parameter values written next to the output, if any: the binary
+  // starts from them (pw_model::weights_file).
+  std::string weightsWritten;
   auto sourceMgr = std::make_shared<SourceMgr>();
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
   OwningOpRef<ModuleOp> module;
@@ -398,6 +401,7 @@ int main(int argc, char **argv) {
         pipewave::importOnnxModel(inputFile, context, options, errorMessage);
     if (!module)
       return fail(errorMessage);
+    weightsWritten = options.weightsPath;
 #else
     return fail("'" + inputFile +
                 "': this pipewave-compile was built "
@@ -424,6 +428,7 @@ int main(int argc, char **argv) {
                                                errorMessage);
       if (!module)
         return fail(errorMessage);
+      weightsWritten = options.weightsPath;
     } else {
       sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
       module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
@@ -468,6 +473,9 @@ int main(int argc, char **argv) {
       pipewave::target::readModelDesc(*module, entry, modelName, "pw_stage");
   if (failed(desc))
     return 1;
+  if (!weightsWritten.empty() && sys::fs::exists(weightsWritten) &&
+      llvm::is_contained(desc->inputIsParam, 1))
+    desc->weightsFile = sys::path::filename(weightsWritten).str();
 
   if (failed(runPasses(*module, [&](OpPassManager &pm) {
         return pipewave::buildPipeCompileLowering(pm, options, error);

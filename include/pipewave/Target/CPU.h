@@ -67,6 +67,9 @@ struct ModelDesc {
   std::vector<int32_t> outputCombine; ///< pw_output_combine
   std::vector<StageDesc> stages;
   schedule::Program program;
+  /// The model's own parameter values, a safetensors file name relative to
+  /// the executable's directory (pw_model::weights_file); empty: none.
+  std::string weightsFile;
 };
 
 /// Reads the description of a module after pipe-outline-stages,

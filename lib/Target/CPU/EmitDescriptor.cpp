@@ -56,7 +56,8 @@ struct Emitter {
                                  {i32, ptr, ptr, i32, i32, i32, i32, // header
                                   i32, ptr, ptr,                     // inputs
                                   i32, ptr, ptr,                     // outputs
-                                  ptr, ptr, ptr},                    // tables
+                                  ptr, ptr, ptr,                     // tables
+                                  ptr},                              // weights
                                  "struct.pw_model");
   }
 
@@ -117,7 +118,8 @@ struct Emitter {
                         OFF(pw_model, input_is_param),
                         OFF(pw_model, num_outputs), OFF(pw_model, outputs),
                         OFF(pw_model, output_combine), OFF(pw_model, stages),
-                        OFF(pw_model, ranks), OFF(pw_model, group_ranks)},
+                        OFF(pw_model, ranks), OFF(pw_model, group_ranks),
+                        OFF(pw_model, weights_file)},
                        "pw_model", error);
 #undef OFF
   }
@@ -227,7 +229,9 @@ struct Emitter {
          tensors(desc.outputs, "outputs"),
          array32(desc.outputCombine, "output_combine"),
          array(stageTy, stages, "stages"), array(rankTy, ranks, "ranks"),
-         array32(groupPool, "group_ranks")});
+         array32(groupPool, "group_ranks"),
+         desc.weightsFile.empty() ? ConstantPointerNull::get(ptr)
+                                  : string(desc.weightsFile)});
   }
 };
 

@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 2
+#define PW_MODEL_ABI_VERSION 3
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -181,6 +181,11 @@ typedef struct pw_model {
   const pw_stage *stages;       /* num_stages entries */
   const pw_rank_program *ranks; /* num_ranks entries */
   const int32_t *group_ranks;   /* pool for allreduce groups */
+
+  const char *weights_file; /* the model's own parameter values: a
+                               safetensors file beside the executable
+                               (a name relative to its directory), used
+                               without --init; NULL: the model has none */
 } pw_model;
 
 /* Provided by the compiled model. */
