@@ -1,4 +1,4 @@
-//===- Initializers.h - Which ONNX initializers are parameters -*- C++ -*-===//
+//===- Initializers.h - Which ONNX initializers are parameters --*- C++ -*-===//
 //
 // Part of the pipewave project.
 //

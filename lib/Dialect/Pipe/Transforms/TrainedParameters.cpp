@@ -1,4 +1,4 @@
-//===- TrainedParameters.cpp - Checks of a step's trained parameters ------===//
+//===- TrainedParameters.cpp - Checks of trained parameters ---------------===//
 //
 // Part of the pipewave project.
 //

@@ -1,4 +1,4 @@
-//===- TrainedParameters.h - Checks of a step's trained parameters -*- C++
+//===- TrainedParameters.h - Checks of trained parameters -------*- C++ -*-===//
 //-*-===//
 //
 // Part of the pipewave project.
