@@ -194,6 +194,58 @@ def main():
         h.make_node("Conv", ["x", "w"], ["y"], name="conv", group=2),
     ], [vi("x", TP.FLOAT, [1, 3, 4, 4])], [vi("y", TP.FLOAT, [1, 2, 4, 4])],
        [init("w", 2, 1, 1, 1)], check=False)
+    parameter_fixtures(outdir)
+
+
+def parameter_fixtures(outdir):
+    """Which initializers are parameters (docs/onnx.md, "Parameters and
+    constants"): an exporter's Identity alias, a buffer that only reaches the
+    loss through a comparison, and one weight used directly by two nodes."""
+    prng = np.random.default_rng(7)
+
+    def value(name, *shape):
+        return nh.from_array(
+            (prng.standard_normal(shape) * 0.1).astype(np.float32), name)
+
+    def scalar_loss(src):
+        return [h.make_node("ReduceSum", [src], ["loss"], name="sum",
+                            keepdims=0)]
+
+    # ln1.weight = Identity(ln0.weight), as torch.onnx.export de-duplicates
+    # equal initializers.
+    save(outdir, "identity_alias", [
+        h.make_node("Identity", ["ln0.weight"], ["ln1.weight"],
+                    name="alias"),
+        h.make_node("Mul", ["x", "ln0.weight"], ["a"], name="scale0"),
+        h.make_node("Mul", ["a", "ln1.weight"], ["b"], name="scale1"),
+    ] + scalar_loss("b"), [vi("x", TP.FLOAT, [4, 8])],
+       [vi("loss", TP.FLOAT, [])], [value("ln0.weight", 8)])
+
+    # A causal-mask buffer (float, like PyTorch's registered tril) reaches
+    # the loss only through Equal -> Where's condition, also through an
+    # Identity alias; an integer table feeds Gather's indices.
+    mask = nh.from_array(np.tril(np.ones((4, 4), np.float32)), "mask")
+    save(outdir, "buffer_mask", [
+        h.make_node("Identity", ["mask"], ["mask1"], name="alias"),
+        h.make_node("Equal", ["mask1", "zero"], ["masked"], name="eq"),
+        h.make_node("MatMul", ["x", "w"], ["s"], name="scores"),
+        h.make_node("Where", ["masked", "ninf", "s"], ["m"], name="fill"),
+        h.make_node("Gather", ["m", "order"], ["g"], name="rows", axis=0),
+    ] + scalar_loss("g"), [vi("x", TP.FLOAT, [4, 8])],
+       [vi("loss", TP.FLOAT, [])],
+       [mask, value("w", 8, 4),
+        nh.from_array(np.array(0.0, np.float32), "zero"),
+        nh.from_array(np.array(-1e4, np.float32), "ninf"),
+        ints("order", [3, 2, 1, 0])])
+
+    # One weight used directly by two nodes (a tied embedding and head).
+    save(outdir, "tied_direct", [
+        h.make_node("MatMul", ["x", "w"], ["h0"], name="embed"),
+        h.make_node("Tanh", ["h0"], ["h1"], name="act"),
+        h.make_node("Tanh", ["h1"], ["h2"], name="act2"),
+        h.make_node("Gemm", ["h2", "w"], ["out"], name="head", transB=1),
+    ] + scalar_loss("out"), [vi("x", TP.FLOAT, [4, 8])],
+       [vi("loss", TP.FLOAT, [])], [value("w", 8, 8)])
 
 
 if __name__ == "__main__":

@@ -17,7 +17,10 @@
 #include "pipewave-runtime/Npy.h"
 #include "pipewave-runtime/Safetensors.h"
 
+#include <cstdio>
 #include <set>
+
+#include <unistd.h>
 
 namespace pipewave::runtime {
 
@@ -98,17 +101,55 @@ void Driver::loadData() {
       inputTensors[index] = readNpy(file);
 }
 
+namespace {
+
+/// The model's own weights file (pw_model::weights_file) beside the
+/// running executable.
+std::string modelWeightsPath(const pw_model &model) {
+  std::string dir = ".";
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n > 0) {
+    std::string path(exe, static_cast<size_t>(n));
+    size_t slash = path.rfind('/');
+    if (slash != std::string::npos)
+      dir = slash == 0 ? "/" : path.substr(0, slash);
+  }
+  return dir + (dir.back() == '/' ? "" : "/") + model.weights_file;
+}
+
+} // namespace
+
 void Driver::loadParameters() {
-  bool any = false;
+  int tensors = 0;
+  int64_t values = 0;
   for (int i = 0; i < model.num_inputs; ++i)
-    any |= model.input_is_param[i] != 0;
-  if (!any)
+    if (model.input_is_param[i]) {
+      ++tensors;
+      values += numElements(shapeOf(model.inputs[i]));
+    }
+  if (!tensors)
     return;
+  std::string counted = std::to_string(values) + " values in " +
+                        std::to_string(tensors) + " tensors";
+  // Where the values come from: --init, else the model's own weights, else
+  // the deterministic default.
+  std::string source = "--init '" + options.initFile + "'";
+  if (options.initFile.empty() && model.weights_file) {
+    options.initFile = modelWeightsPath(model);
+    source = "the model's weights '" + options.initFile + "'";
+    std::FILE *probe = std::fopen(options.initFile.c_str(), "rb");
+    if (!probe)
+      usageError("the model's weights '" + options.initFile +
+                 "' are missing (pipewave-compile writes them beside the "
+                 "binary); copy them there or give --init FILE.safetensors");
+    std::fclose(probe);
+  }
   if (options.initFile.empty()) {
     if (rank == 0)
       report(nullptr, "no --init file: parameters initialised "
                       "deterministically (uniform +-1/sqrt(fan_in), seed " +
-                          std::to_string(options.seed) + ")");
+                          std::to_string(options.seed) + "), " + counted);
     for (int i = 0; i < model.num_inputs; ++i) {
       if (!model.input_is_param[i] || !used[i])
         continue;
@@ -129,15 +170,14 @@ void Driver::loadParameters() {
     const pw_tensor_info &info = model.inputs[i];
     const SafetensorsEntry *entry = reader.find(name);
     if (!entry)
-      usageError("--init '" + options.initFile + "' has no tensor '" + name +
-                 "' for parameter '" + name + "' (" + dtypeName(info.dtype) +
-                 " " + shapeString(shapeOf(info)) + ")");
+      usageError(source + " has no tensor '" + name + "' for parameter '" +
+                 name + "' (" + dtypeName(info.dtype) + " " +
+                 shapeString(shapeOf(info)) + ")");
     if (entry->dtype != info.dtype || entry->shape != shapeOf(info))
-      usageError("--init '" + options.initFile + "': tensor '" + name +
-                 "' is " + dtypeName(entry->dtype) + " " +
-                 shapeString(entry->shape) + " but parameter '" + name +
-                 "' is " + dtypeName(info.dtype) + " " +
-                 shapeString(shapeOf(info)));
+      usageError(source + ": tensor '" + name + "' is " +
+                 dtypeName(entry->dtype) + " " + shapeString(entry->shape) +
+                 " but parameter '" + name + "' is " + dtypeName(info.dtype) +
+                 " " + shapeString(shapeOf(info)));
   }
   for (int i = 0; i < model.num_inputs; ++i) {
     if (!model.input_is_param[i] || !used[i])
@@ -148,6 +188,7 @@ void Driver::loadParameters() {
                 inputTensors[i].data());
   }
   if (rank == 0) {
+    report(nullptr, "parameters from " + source + ", " + counted);
     std::string unused;
     int count = 0;
     for (const SafetensorsEntry &entry : reader.entries())

@@ -37,6 +37,7 @@
 #include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
+#include "pipewave/Dialect/Pipe/Utils/FrozenParameters.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
 #include "pipewave/Import/StableHLOImporter.h"
@@ -208,6 +209,17 @@ cl::opt<int64_t> onnxBatchSize(
     cl::desc("ONNX input: the value of a symbolic batch dimension (dim 0) of "
              "the graph inputs"),
     cl::init(0), cl::cat(category));
+// Which tensors train (docs/onnx.md, "Parameters and constants").
+cl::list<std::string>
+    frozenGlobs("frozen",
+                cl::desc("Freeze the parameters whose names match GLOB: no "
+                         "gradient, never updated (repeatable)"),
+                cl::value_desc("glob"), cl::cat(category));
+cl::opt<bool> keepIdentityTies(
+    "keep-identity-ties",
+    cl::desc("ONNX input: keep Identity(initializer) aliases as one tied "
+             "parameter instead of a parameter of their own each"),
+    cl::init(false), cl::cat(category));
 cl::list<std::string> linkArgs("link-arg",
                                cl::desc("Extra argument for the link step "
                                         "(repeatable)"),
@@ -371,6 +383,9 @@ int main(int argc, char **argv) {
     context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
+  // The parameter values written next to the output, if any: the binary
+  // starts from them (pw_model::weights_file).
+  std::string weightsWritten;
   auto sourceMgr = std::make_shared<SourceMgr>();
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
   pipewave::compile::silenceRemarks(context);
@@ -386,6 +401,7 @@ int main(int argc, char **argv) {
 #ifdef PIPEWAVE_HAVE_ONNX
     pipewave::OnnxImportOptions options;
     options.batchSize = onnxBatchSize;
+    options.keepIdentityTies = keepIdentityTies;
     std::string output = defaultOutput();
     if (output != "-") {
       SmallString<256> weights(output);
@@ -398,6 +414,7 @@ int main(int argc, char **argv) {
         pipewave::importOnnxModel(inputFile, context, options, errorMessage);
     if (!module)
       return fail(errorMessage);
+    weightsWritten = options.weightsPath;
 #else
     return fail("'" + inputFile +
                 "': this pipewave-compile was built "
@@ -426,6 +443,7 @@ int main(int argc, char **argv) {
                                                errorMessage);
       if (!module)
         return fail(errorMessage);
+      weightsWritten = options.weightsPath;
     } else {
       sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
       module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
@@ -433,6 +451,11 @@ int main(int argc, char **argv) {
         return 1;
     }
   }
+
+  if (auto main = module->lookupSymbol<func::FuncOp>(entry))
+    if (failed(
+            pipewave::pipe::freezeParameters(main, frozenGlobs, errorMessage)))
+      return fail(errorMessage);
 
   pipewave::PipeCompileOptions options;
   setPipelineOptions(options);
@@ -489,6 +512,9 @@ int main(int argc, char **argv) {
     return 1;
   if (targetName == "cuda")
     desc->device = PW_DEVICE_CUDA;
+  if (!weightsWritten.empty() && sys::fs::exists(weightsWritten) &&
+      llvm::is_contained(desc->inputIsParam, 1))
+    desc->weightsFile = sys::path::filename(weightsWritten).str();
 
   progress.phase("lowering of the stage code");
   if (failed(runPasses(*module, [&](OpPassManager &pm) {

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave/Dialect/Pipe/Utils/FrozenParameters.h"
 #include "pipewave/Import/OnnxImporter.h"
 #include "pipewave/Import/StableHLOImporter.h"
 
@@ -59,6 +60,18 @@ static cl::opt<bool> listOps("list-ops",
                              cl::desc("Print the supported ONNX op types, one "
                                       "per line, and exit"),
                              cl::init(false), cl::cat(category));
+
+// Which tensors train (docs/onnx.md, "Parameters and constants").
+static cl::list<std::string>
+    frozenGlobs("frozen",
+                cl::desc("Freeze the parameters whose names match GLOB: no "
+                         "gradient, never updated (repeatable)"),
+                cl::value_desc("glob"), cl::cat(category));
+static cl::opt<bool> keepIdentityTies(
+    "keep-identity-ties",
+    cl::desc("ONNX: keep Identity(initializer) aliases as one tied parameter "
+             "instead of a parameter of their own each"),
+    cl::init(false), cl::cat(category));
 
 static cl::opt<int64_t> numParams(
     "num-params",
@@ -133,6 +146,7 @@ int main(int argc, char **argv) {
   pipewave::OnnxImportOptions options;
   options.batchSize = batchSize;
   options.weightsPath = weightsPath;
+  options.keepIdentityTies = keepIdentityTies;
   if (options.weightsPath.empty() && outputPath != "-") {
     SmallString<256> w(outputPath);
     sys::path::replace_extension(w, "safetensors");
@@ -158,6 +172,11 @@ int main(int argc, char **argv) {
     errs() << "pipewave-import: " << error << "\n";
     return 1;
   }
+  if (auto entry = module->lookupSymbol<mlir::func::FuncOp>("main"))
+    if (failed(pipewave::pipe::freezeParameters(entry, frozenGlobs, error))) {
+      errs() << "pipewave-import: " << error << "\n";
+      return 1;
+    }
   std::string errorMessage;
   auto out = mlir::openOutputFile(outputPath, &errorMessage);
   if (!out) {

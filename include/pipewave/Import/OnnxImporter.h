@@ -28,6 +28,9 @@ struct OnnxImportOptions {
   int64_t batchSize = 0;
   /// Where to write the parameter values (safetensors); empty = don't write.
   std::string weightsPath;
+  /// Keep `Identity(initializer)` aliases as one tied parameter instead of
+  /// giving each alias a parameter of its own (docs/onnx.md).
+  bool keepIdentityTies = false;
 };
 
 /// Imports the ONNX model at `path`. On failure returns a null module and sets

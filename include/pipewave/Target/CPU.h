@@ -70,6 +70,9 @@ struct ModelDesc {
   /// pw_device_kind: PW_DEVICE_CUDA for stage code compiled with
   /// --target cuda (wrappers taking a stream), else PW_DEVICE_HOST.
   int32_t device = 0;
+  /// The model's own parameter values, a safetensors file name relative to
+  /// the executable's directory (pw_model::weights_file); empty: none.
+  std::string weightsFile;
 };
 
 /// Reads the description of a module after pipe-outline-stages,

@@ -11,6 +11,7 @@
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Import/OnnxImporter.h"
 
+#include "Initializers.h"
 #include "OnnxOps.h"
 #include "TensorData.h"
 
@@ -199,6 +200,12 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
     return fail("ONNX shape inference failed");
   }
 
+  // Aliases of de-duplicated initializers become tensors of their own (an
+  // initializer only its aliases read still counts as read).
+  std::set<std::string> used = usedValues(model.graph());
+  if (!options.keepIdentityTies)
+    untieIdentityAliases(*model.mutable_graph());
+
   context.loadDialect<func::FuncDialect, tosa::TosaDialect>();
   OpBuilder b(&context);
   Location fileLoc = FileLineColLoc::get(&context, fileName, 0, 0);
@@ -207,11 +214,13 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
   im.opset = defaultOpset(model);
   const onnx::GraphProto &g = model.graph();
 
-  // Initializers: float tensors of rank >= 1 are parameters, the rest are
+  // Initializers: float tensors of rank >= 1 that an output depends on
+  // differentiably (or that nothing reads) are parameters, the rest are
   // compile-time constants.
   std::map<std::string, const onnx::TensorProto *> inits;
   for (const auto &t : g.initializer())
     inits[t.name()] = &t;
+  std::set<std::string> differentiable = differentiableValues(g);
   std::vector<Param> params;
   for (const auto &t : g.initializer()) {
     std::string bytes, err;
@@ -221,7 +230,8 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
       return fail("initializer '" + t.name() + "' has an unsupported type");
     bool isFloat =
         llvm::isa<FloatType>(convertElementType(&context, t.data_type()));
-    if (isFloat && t.dims_size() > 0) {
+    bool trainable = differentiable.count(t.name()) || !used.count(t.name());
+    if (isFloat && t.dims_size() > 0 && trainable) {
       params.push_back(
           Param{t.name(), t.data_type(),
                 SmallVector<int64_t>(t.dims().begin(), t.dims().end()),

@@ -57,7 +57,8 @@ struct Emitter {
                                   i32, ptr, ptr,                     // inputs
                                   i32, ptr, ptr,                     // outputs
                                   ptr, ptr, ptr,                     // tables
-                                  i32},                              // device
+                                  i32,                               // device
+                                  ptr},                              // weights
                                  "struct.pw_model");
   }
 
@@ -119,7 +120,7 @@ struct Emitter {
                         OFF(pw_model, num_outputs), OFF(pw_model, outputs),
                         OFF(pw_model, output_combine), OFF(pw_model, stages),
                         OFF(pw_model, ranks), OFF(pw_model, group_ranks),
-                        OFF(pw_model, device)},
+                        OFF(pw_model, device), OFF(pw_model, weights_file)},
                        "pw_model", error);
 #undef OFF
   }
@@ -229,7 +230,9 @@ struct Emitter {
          tensors(desc.outputs, "outputs"),
          array32(desc.outputCombine, "output_combine"),
          array(stageTy, stages, "stages"), array(rankTy, ranks, "ranks"),
-         array32(groupPool, "group_ranks"), c32(desc.device)});
+         array32(groupPool, "group_ranks"), c32(desc.device),
+         desc.weightsFile.empty() ? ConstantPointerNull::get(ptr)
+                                  : string(desc.weightsFile)});
   }
 };
 

@@ -195,6 +195,10 @@ typedef struct pw_model {
   const int32_t *group_ranks;   /* pool for allreduce groups */
 
   int32_t device; /* pw_device_kind of the stage functions */
+  const char *weights_file; /* the model's own parameter values: a
+                               safetensors file beside the executable
+                               (a name relative to its directory), used
+                               without --init; NULL: the model has none */
 } pw_model;
 
 /* Provided by the compiled model. */

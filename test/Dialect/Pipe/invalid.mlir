@@ -196,3 +196,13 @@ func.func @unknown_attr(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // expected-error@+1 {{unknown pipe dialect argument attribute 'pipe.foo' on argument #0}}
 func.func private @unknown_arg_attr(tensor<4xf32> {pipe.foo})
+
+// -----
+
+// expected-error@+1 {{'pipe.frozen' on argument #0 needs 'pipe.param' (only a parameter can be frozen)}}
+func.func private @frozen_not_param(tensor<4xf32> {pipe.frozen})
+
+// -----
+
+// expected-error@+1 {{'pipe.frozen' on argument #0 must be a unit attribute}}
+func.func private @frozen_not_unit(tensor<4xf32> {pipe.param, pipe.frozen = 1})

@@ -158,6 +158,19 @@ LogicalResult PipeDialect::verifyRegionArgAttribute(Operation *op,
              << argIndex << " must be a unit attribute";
     return success();
   }
+  if (attr.getName() == FrozenAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << FrozenAttrHelper::getNameStr() << "' on argument #"
+             << argIndex << " must be a unit attribute";
+    auto fn = dyn_cast<FunctionOpInterface>(op);
+    if (fn && !fn.getArgAttr(argIndex, ParamAttrHelper::getNameStr()))
+      return op->emitError()
+             << "'" << FrozenAttrHelper::getNameStr() << "' on argument #"
+             << argIndex << " needs '" << ParamAttrHelper::getNameStr()
+             << "' (only a parameter can be frozen)";
+    return success();
+  }
   if (attr.getName() == NameAttrHelper::getNameStr()) {
     auto name = dyn_cast<StringAttr>(attr.getValue());
     if (!name || name.getValue().empty())
@@ -192,6 +205,17 @@ UnitAttr pipewave::pipe::getParamArgAttr(FunctionOpInterface fn, unsigned arg) {
 void pipewave::pipe::setParamArgAttr(FunctionOpInterface fn, unsigned arg) {
   MLIRContext *ctx = fn->getContext();
   fn.setArgAttr(arg, PipeDialect::ParamAttrHelper(ctx).getName(),
+                UnitAttr::get(ctx));
+}
+
+bool pipewave::pipe::isFrozenArg(FunctionOpInterface fn, unsigned arg) {
+  return static_cast<bool>(fn.getArgAttrOfType<UnitAttr>(
+      arg, PipeDialect::FrozenAttrHelper(fn->getContext()).getName()));
+}
+
+void pipewave::pipe::setFrozenArgAttr(FunctionOpInterface fn, unsigned arg) {
+  MLIRContext *ctx = fn->getContext();
+  fn.setArgAttr(arg, PipeDialect::FrozenAttrHelper(ctx).getName(),
                 UnitAttr::get(ctx));
 }
 

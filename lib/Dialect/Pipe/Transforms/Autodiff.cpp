@@ -19,10 +19,10 @@
 // after the results of @S; `d_results` has one cotangent per floating-point
 // result of @S (the caller seeds d_loss = 1 for the last stage);
 // `grad_args` (recorded as `pipe.grad_args` on @S) are the floating-point
-// arguments that are parameters (`pipe.param`) or activations from the
-// previous stage (neither `pipe.param` nor `pipe.name`), ascending. The
-// gradients are those of one microbatch; accumulating them over the
-// microbatches is the runtime's job.
+// arguments that are parameters (`pipe.param`, unless `pipe.frozen`) or
+// activations from the previous stage (neither `pipe.param` nor `pipe.name`),
+// ascending. The gradients are those of one microbatch; accumulating them over
+// the microbatches is the runtime's job.
 //
 // The backward itself is built by AutodiffReverse.cpp with the rules of
 // GradientRules/. The split is a slice of the full backward: bwd_input keeps

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScheduleBuild.h"
+#include "TrainedParameters.h"
 
 #include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
@@ -146,6 +147,8 @@ struct PipeSchedulePass
               PipeDialect::MicrobatchesAttrHelper(fn.getContext()).getAttr(fn))
         fixedMicrobatches = attr.getInt();
     bool forwardOnly = forceForwardOnly || !hasLoss(fn);
+    if (!forwardOnly && failed(checkTrainedParameters(fn, *stageFns)))
+      return signalPassFailure();
 
     std::optional<schedule::Program> program;
     if (schedule == "file")

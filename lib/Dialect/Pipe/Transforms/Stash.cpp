@@ -34,7 +34,7 @@ pipewave::pipe::autodiff::differentiableArgs(func::FuncOp stage) {
       continue;
     bool param = static_cast<bool>(getParamArgAttr(stage, i));
     bool named = static_cast<bool>(getNameArgAttr(stage, i));
-    if (param || !named)
+    if ((param && !isFrozenArg(stage, i)) || !named)
       args.push_back(i);
   }
   return args;

@@ -35,6 +35,10 @@ void setStage(mlir::Operation *op, int64_t stage);
 mlir::UnitAttr getParamArgAttr(mlir::FunctionOpInterface fn, unsigned arg);
 /// Marks argument `arg` of `fn` as a trainable parameter (`pipe.param`).
 void setParamArgAttr(mlir::FunctionOpInterface fn, unsigned arg);
+/// True when argument `arg` of `fn` is a frozen parameter (`pipe.frozen`).
+bool isFrozenArg(mlir::FunctionOpInterface fn, unsigned arg);
+/// Marks argument `arg` of `fn` (a parameter) as frozen (`pipe.frozen`).
+void setFrozenArgAttr(mlir::FunctionOpInterface fn, unsigned arg);
 /// The `pipe.name` of argument `arg` of `fn`, or null.
 mlir::StringAttr getNameArgAttr(mlir::FunctionOpInterface fn, unsigned arg);
 /// Writes `pipe.name = name` on argument `arg` of `fn`.

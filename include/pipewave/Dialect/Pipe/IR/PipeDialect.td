@@ -25,6 +25,10 @@ def Pipe_Dialect : Dialect {
       `pipe-partition`; a user may also write it by hand.
     * `pipe.param` (unit) on an argument of the entry function: the argument
       is a trainable parameter owned by the runtime across steps.
+    * `pipe.frozen` (unit) on a `pipe.param` argument: the parameter is
+      frozen: the runtime owns it like any parameter (initial values,
+      checkpoints) but it gets no gradient and the optimizer never changes
+      it (`--frozen GLOB` of the importers).
     * `pipe.name = "..."` on an argument of the entry function: its name,
       used by `--data NAME=FILE.npy`, safetensors files and checkpoints; on
       a result of the entry function: the name of that output (importers
@@ -64,6 +68,7 @@ def Pipe_Dialect : Dialect {
   let discardableAttrs = (ins
     "::mlir::IntegerAttr":$stage,
     "::mlir::UnitAttr":$param,
+    "::mlir::UnitAttr":$frozen,
     "::mlir::StringAttr":$name,
     "::mlir::FlatSymbolRefAttr":$fwd,
     "::mlir::FlatSymbolRefAttr":$bwd,

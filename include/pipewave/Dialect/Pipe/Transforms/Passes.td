@@ -366,9 +366,10 @@ def PipeAutodiff : Pass<"pipe-autodiff", "::mlir::ModuleOp"> {
       floating-point result of `@S`, in result order (integer results get
       none). It returns one gradient per *differentiable* argument, in
       argument order: a floating-point tensor argument that is a parameter
-      (`pipe.param`) or an activation received from the previous stage (no
-      `pipe.param` and no `pipe.name`). Data inputs (`pipe.name` without
-      `pipe.param`) and integer arguments get none. For the last stage the
+      (`pipe.param`, not `pipe.frozen`) or an activation received from the
+      previous stage (no `pipe.param` and no `pipe.name`). Data inputs
+      (`pipe.name` without `pipe.param`), frozen parameters and integer
+      arguments get none. For the last stage the
       caller seeds the loss cotangent `d_loss = 1` (and passes zeros for any
       other floating-point result it does not differentiate). The backward
       returns the gradient of one microbatch; the runtime accumulates
