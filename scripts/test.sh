@@ -3,8 +3,10 @@
 # (scripts/check-format.sh), builds pipewave and runs the whole test suite:
 # the lit suite (FileCheck and -verify-diagnostics tests of every pass and
 # tool) and then ctest (unit tests and end-to-end runs). Before them, the
-# ONNX importer's libFuzzer target runs for a short budget (with clang-22;
-# scripts/fuzz-import.sh, PIPEWAVE_FUZZ_SECONDS, default 60).
+# libFuzzer target of every reader of user files (ONNX and StableHLO
+# importers, .npy, safetensors, checkpoints, action lists, device and
+# profile files, sched IR) runs from a fixed seed for a short budget, about
+# 2.5 minutes in all (with clang-22; scripts/fuzz.sh).
 # Usage: scripts/test.sh [BUILD_DIR]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +18,7 @@ echo "== format check =="
 format_status=$?
 "$root/scripts/build.sh" "$build" || exit 1
 
-"$root/scripts/fuzz-import.sh" "$build-fuzz"
+"$root/scripts/fuzz.sh" "$build-fuzz"
 fuzz_status=$?
 
 echo "== lit suite =="
@@ -34,7 +36,7 @@ if [ $format_status -ne 0 ]; then
   echo "pipewave: the format check failed (see above)" >&2
 fi
 if [ $fuzz_status -ne 0 ]; then
-  echo "pipewave: the ONNX importer fuzzer failed (see above)" >&2
+  echo "pipewave: a fuzzer failed (see above)" >&2
 fi
 [ $lit_status -eq 0 ] && [ $ctest_status -eq 0 ] && [ $fuzz_status -eq 0 ] &&
   [ $format_status -eq 0 ]

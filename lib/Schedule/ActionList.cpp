@@ -120,6 +120,8 @@ public:
   BuildResult parse() {
     if (auto error = readLines())
       return BuildResult::failure(*error);
+    if (auto error = checkClaimedSize())
+      return BuildResult::failure(*error);
     if (auto error = placeStages())
       return BuildResult::failure(*error);
     insertCollectives();
@@ -177,6 +179,7 @@ private:
       std::vector<Token> tokens = tokenize(line, lineNumber);
       if (tokens.empty())
         continue;
+      words += tokens.size();
       if (auto error = readLine(tokens))
         return error;
     }
@@ -184,6 +187,20 @@ private:
       return std::string("the text is empty: expected a header line "
                          "'# pipewave schedule S=<stages> M=<microbatches>'");
     return std::nullopt;
+  }
+
+  /// Every (stage, microbatch) needs a forward action written in the file,
+  /// one word each: a header that claims more than the file can hold is
+  /// refused before anything of the claimed size is built.
+  std::optional<std::string> checkClaimedSize() const {
+    uint64_t needed = static_cast<uint64_t>(numStages) *
+                      static_cast<uint64_t>(numMicrobatches);
+    if (needed <= words)
+      return std::nullopt;
+    return "the header claims S=" + std::to_string(numStages) +
+           " M=" + std::to_string(numMicrobatches) + ", which needs " +
+           std::to_string(needed) + " forward actions, but the file has " +
+           std::to_string(words) + " words after it";
   }
 
   std::optional<std::string> readHeader(const std::vector<Token> &tokens) {
@@ -386,6 +403,8 @@ private:
   int numStages = 0;
   int numMicrobatches = 0;
   int numRanks = 0;
+  /// Words (tokens) after the header.
+  uint64_t words = 0;
   bool forwardOnly = false;
   std::string name = "file";
   /// rank -> its label token followed by its stage tokens.

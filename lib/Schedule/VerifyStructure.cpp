@@ -3,6 +3,8 @@
 #include "VerifyChecks.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <set>
 
 namespace pipewave::schedule::detail {
 
@@ -91,7 +93,9 @@ void checkStructure(const Program &program, Diagnostics &diagnostics) {
     return;
 
   int numRanks = static_cast<int>(program.ranks.size());
-  std::vector<bool> held(program.numStages, false);
+  // The held stages, as a set: a program may claim any number of stages, and
+  // nothing of the claimed size is allocated before the size check below.
+  std::set<int> held;
   for (int r = 0; r < numRanks; ++r) {
     const RankProgram &rank = program.ranks[r];
     if (rank.rank != r)
@@ -111,17 +115,47 @@ void checkStructure(const Program &program, Diagnostics &diagnostics) {
                "holds stage " + std::to_string(stage) + ", out of range [0, " +
                    std::to_string(program.numStages) + ")");
       else
-        held[stage] = true;
+        held.insert(stage);
     }
   }
-  for (int stage = 0; stage < program.numStages; ++stage)
-    if (!held[stage])
+  // The first few stages no rank holds, then how many more.
+  constexpr int kMaxUnheldReports = 8;
+  int unheld = 0;
+  for (int stage = 0; stage < program.numStages && unheld < kMaxUnheldReports;
+       ++stage)
+    if (!held.count(stage)) {
       diagnostics.push_back(
           {-1, -1, "stage " + std::to_string(stage) + " is held by no rank"});
+      ++unheld;
+    }
+  int64_t moreUnheld = static_cast<int64_t>(program.numStages) -
+                       static_cast<int64_t>(held.size()) - unheld;
+  if (moreUnheld > 0)
+    diagnostics.push_back({-1, -1,
+                           "and " + std::to_string(moreUnheld) +
+                               " more stages are held by no rank"});
   // Action checks look stages up in sorted stage lists; skip them when those
   // are malformed.
   if (!diagnostics.empty())
     return;
+  // Every (stage, microbatch) needs an action of its own (its F): a program
+  // that claims more microbatches than its actions can cover is refused
+  // before the later checks allocate tables of the claimed size.
+  uint64_t actions = 0;
+  for (const RankProgram &rank : program.ranks)
+    actions += rank.actions.size();
+  uint64_t needed = static_cast<uint64_t>(program.numStages) *
+                    static_cast<uint64_t>(program.numMicrobatches);
+  if (actions < needed) {
+    diagnostics.push_back(
+        {-1, -1,
+         "program: " + std::to_string(program.numStages) + " stages x " +
+             std::to_string(program.numMicrobatches) +
+             " microbatches need at least " + std::to_string(needed) +
+             " actions (an F each), but the program has " +
+             std::to_string(actions)});
+    return;
+  }
 
   for (int r = 0; r < numRanks; ++r)
     for (size_t i = 0; i < program.ranks[r].actions.size(); ++i)

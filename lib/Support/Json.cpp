@@ -297,6 +297,12 @@ private:
     std::string spelling(text.substr(start, pos - start));
     value.kind = JsonValue::Kind::Number;
     value.number = std::strtod(spelling.c_str(), nullptr);
+    // JSON has no infinity: a number beyond the range of a double is an
+    // error, not a value every reader would have to check for.
+    if (!std::isfinite(value.number)) {
+      pos = start;
+      return fail("number out of range: " + spelling);
+    }
     if (integral) {
       errno = 0;
       long long parsed = std::strtoll(spelling.c_str(), nullptr, 10);

@@ -242,8 +242,11 @@ NpyHeader parseNpyHeader(const void *data, size_t size,
   header.dtype = dtypeFromDescr(*parser.descr, what);
   header.shape = *parser.shape;
   header.dataOffset = start + headerLength;
-  header.dataBytes = static_cast<uint64_t>(numElements(header.shape)) *
-                     dtypeSize(header.dtype);
+  try {
+    header.dataBytes = byteSize(header.dtype, header.shape);
+  } catch (const Error &error) {
+    npyError(what, error.what());
+  }
   return header;
 }
 

@@ -128,8 +128,12 @@ SafetensorsReader::SafetensorsReader(const std::string &path)
       stError(path, "truncated: tensor '" + name + "' ends at data byte " +
                         std::to_string(end) + " but the file has only " +
                         std::to_string(dataSize) + " data bytes");
-    uint64_t expected = static_cast<uint64_t>(numElements(entry.shape)) *
-                        dtypeSize(entry.dtype);
+    uint64_t expected = 0;
+    try {
+      expected = byteSize(entry.dtype, entry.shape);
+    } catch (const Error &error) {
+      bad(error.what());
+    }
     if (end - begin != expected)
       bad("has " + std::to_string(end - begin) + " bytes of data but shape " +
           shapeString(entry.shape) + " of " + dtype->string + " needs " +

@@ -68,6 +68,15 @@ int64_t numElements(const std::vector<int64_t> &shape) {
   return count;
 }
 
+uint64_t byteSize(int32_t dtype, const std::vector<int64_t> &shape) {
+  int64_t count = numElements(shape);
+  int64_t size = static_cast<int64_t>(dtypeSize(dtype));
+  if (size != 0 && count > std::numeric_limits<int64_t>::max() / size)
+    throw Error("shape " + shapeString(shape) + " of " + dtypeName(dtype) +
+                " is too large");
+  return static_cast<uint64_t>(count * size);
+}
+
 std::string shapeString(const std::vector<int64_t> &shape) {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i) {
@@ -115,8 +124,7 @@ AlignedBuffer::~AlignedBuffer() { std::free(ptr); }
 
 HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape)
     : dtype(dtype), shape(std::move(shape)),
-      buffer(static_cast<size_t>(numElements(this->shape)) * dtypeSize(dtype)) {
-}
+      buffer(static_cast<size_t>(byteSize(dtype, this->shape))) {}
 
 std::vector<int64_t> microbatchShape(const std::vector<int64_t> &shape,
                                      int microbatches,

@@ -340,3 +340,34 @@ sched.program "x" stages 2 microbatches 1 {
     sched.optimizer stage 1
   }
 }
+
+// -----
+
+// Claimed sizes: a program that claims more (stage, microbatch) pairs than
+// it has actions is refused before anything of the claimed size is
+// allocated (found while writing the sched fuzzer).
+
+// expected-error@+1 {{sched-verify: program: 1 stages x 1000000000 microbatches need at least 1000000000 actions (an F each), but the program has 2}}
+sched.program "x" stages 1 microbatches 1000000000 {
+  sched.rank 0 stages [0] {
+    sched.compute F stage 0 mb 0
+    sched.compute B stage 0 mb 0
+  }
+}
+
+// -----
+
+// expected-error@+9 {{sched-verify: stage 1 is held by no rank}}
+// expected-error@+8 {{sched-verify: stage 2 is held by no rank}}
+// expected-error@+7 {{sched-verify: stage 3 is held by no rank}}
+// expected-error@+6 {{sched-verify: stage 4 is held by no rank}}
+// expected-error@+5 {{sched-verify: stage 5 is held by no rank}}
+// expected-error@+4 {{sched-verify: stage 6 is held by no rank}}
+// expected-error@+3 {{sched-verify: stage 7 is held by no rank}}
+// expected-error@+2 {{sched-verify: stage 8 is held by no rank}}
+// expected-error@+1 {{sched-verify: and 1999999991 more stages are held by no rank}}
+sched.program "x" stages 2000000000 microbatches 1 forward_only {
+  sched.rank 0 stages [0] {
+    sched.compute F stage 0 mb 0
+  }
+}

@@ -159,3 +159,32 @@ TEST(NpyTest, ReportsEachError) {
   EXPECT_NE(PW_ERROR_OF(readNpy(dir.file("absent.npy"))).find("cannot open"),
             std::string::npos);
 }
+
+// A header that claims a huge shape is refused before anything the size of
+// the shape is allocated: by the file-size check, and where the byte count
+// would wrap around 2^64 (2^61 float64 elements need 2^64 bytes, which wraps
+// to 0 and would have matched an empty file), by the overflow check.
+TEST(NpyTest, HugeClaimedShapesAreRefusedBeforeAllocating) {
+  TempDir dir;
+  std::string path = dir.file("huge.npy");
+  auto errorFor = [&](const std::string &bytes) {
+    writeBytes(path, bytes);
+    return PW_ERROR_OF(readNpy(path));
+  };
+  std::string wraps =
+      errorFor(npyBytes("{'descr': '<f8', 'fortran_order': False, "
+                        "'shape': (2305843009213693952,), }",
+                        ""));
+  EXPECT_NE(wraps.find("too large"), std::string::npos) << wraps;
+  EXPECT_NE(wraps.find(path), std::string::npos) << wraps;
+  std::string big =
+      errorFor(npyBytes("{'descr': '<f4', 'fortran_order': False, "
+                        "'shape': (100000, 100000, 100000), }",
+                        floats({1, 2})));
+  EXPECT_NE(big.find("truncated .npy data"), std::string::npos) << big;
+  std::string overflow =
+      errorFor(npyBytes("{'descr': '<f4', 'fortran_order': False, "
+                        "'shape': (4294967296, 4294967296), }",
+                        ""));
+  EXPECT_NE(overflow.find("too large"), std::string::npos) << overflow;
+}

@@ -147,3 +147,32 @@ TEST(SafetensorsTest, ReportsMalformedFiles) {
   EXPECT_NE(errorFor(fileWith("[1, 2]", "")).find("not a JSON object"),
             std::string::npos);
 }
+
+// A header that claims a huge shape is refused when the header is read,
+// before any tensor is allocated: the byte count must match the data
+// offsets, which must lie inside the file, and it must not wrap around
+// 2^64 (2^61 float64 elements would need 2^64 bytes, which wraps to 0 and
+// would have matched an empty tensor).
+TEST(SafetensorsTest, HugeClaimedShapesAreRefusedBeforeAllocating) {
+  TempDir dir;
+  std::string path = dir.file("huge.safetensors");
+  auto errorFor = [&](const std::string &bytes) {
+    writeBytes(path, bytes);
+    return PW_ERROR_OF(SafetensorsReader(path).read("w"));
+  };
+  std::string wraps =
+      errorFor(fileWith(R"({"w":{"dtype":"F64","shape":[2305843009213693952],)"
+                        R"("data_offsets":[0,0]}})",
+                        ""));
+  EXPECT_NE(wraps.find("tensor 'w': shape [2305843009213693952] of f64 is too "
+                       "large"),
+            std::string::npos)
+      << wraps;
+  std::string big =
+      errorFor(fileWith(R"({"w":{"dtype":"F32","shape":[100000,100000],)"
+                        R"("data_offsets":[0,40000000000]}})",
+                        std::string(8, '\0')));
+  EXPECT_NE(big.find("truncated: tensor 'w' ends at data byte 40000000000"),
+            std::string::npos)
+      << big;
+}

@@ -211,6 +211,19 @@ TEST(ActionListTest, HeaderErrors) {
             "digits, '_', '-' and '.' in 'name=a/b'");
 }
 
+// A header that claims more stages or microbatches than the file can hold
+// (an F word each) is refused before anything of that size is built. Found
+// while writing the action-list fuzzer: S=999999999 used to allocate a rank
+// per stage.
+TEST(ActionListTest, HugeClaimedSizesAreRefusedBeforeAllocating) {
+  EXPECT_EQ(errorOf("# pipewave schedule S=999999999 M=1\n"),
+            "the header claims S=999999999 M=1, which needs 999999999 "
+            "forward actions, but the file has 0 words after it");
+  EXPECT_EQ(errorOf("# pipewave schedule S=2 M=999999999\n0: 0F0 1F0\n"),
+            "the header claims S=2 M=999999999, which needs 1999999998 "
+            "forward actions, but the file has 3 words after it");
+}
+
 TEST(ActionListTest, TokenErrors) {
   EXPECT_EQ(errorOf(std::string(kHeader) + "0: 0F0 0X0\n"),
             "line 2, column 8: unknown action '0X0' (expected <stage>F<mb>, "

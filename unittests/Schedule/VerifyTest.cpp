@@ -314,6 +314,30 @@ TEST(VerifyTest, StructureErrors) {
   EXPECT_EQ(diagnostics[0].message, "stage 2 is held by no rank");
 }
 
+// A program that claims a huge number of stages or microbatches is refused
+// without allocating anything of the claimed size (found while writing the
+// sched fuzzer: these used to allocate per-stage and per-microbatch tables
+// first).
+TEST(VerifyTest, HugeClaimedSizesAreRefusedBeforeAllocating) {
+  Program stages = build("gpipe", 2, 1);
+  stages.numStages = 2000000000;
+  std::vector<Diagnostic> diagnostics = verify(stages);
+  ASSERT_EQ(diagnostics.size(), 9u) << joined(diagnostics);
+  EXPECT_EQ(diagnostics[0].message, "stage 2 is held by no rank");
+  EXPECT_EQ(diagnostics[8].message,
+            "and 1999999990 more stages are held by no rank");
+
+  Program microbatches = build("gpipe", 2, 1);
+  microbatches.numMicrobatches = 2000000000;
+  diagnostics = verify(microbatches);
+  ASSERT_EQ(diagnostics.size(), 1u) << joined(diagnostics);
+  EXPECT_EQ(diagnostics[0].message,
+            "program: 2 stages x 2000000000 microbatches need at least "
+            "4000000000 actions (an F each), but the program has " +
+                std::to_string(microbatches.ranks[0].actions.size() +
+                               microbatches.ranks[1].actions.size()));
+}
+
 TEST(VerifyTest, ForwardOnlyRejectsBackward) {
   Program program = build("gpipe", 2, 2);
   program.forwardOnly = true;

@@ -93,6 +93,17 @@ TEST(DeviceTest, JsonRoundTripAndErrors) {
   EXPECT_NE(error.find("description"), std::string::npos) << error;
   EXPECT_FALSE(parseDeviceJson("[]", &error));
   EXPECT_FALSE(loadDeviceFile("/nonexistent/device.json", &error));
+
+  // Found by the device fuzzer: a figure that overflows a double used to be
+  // accepted as infinity (and printed back as null).
+  std::string a100 = toJson(*findDevice("a100"));
+  size_t at = a100.find("\"memoryBytesPerSecond\": ");
+  ASSERT_NE(at, std::string::npos);
+  at += std::string("\"memoryBytesPerSecond\": ").size();
+  a100.replace(at, a100.find(',', at) - at, "2e3990");
+  EXPECT_FALSE(parseDeviceJson(a100, &error));
+  EXPECT_NE(error.find("number out of range: 2e3990"), std::string::npos)
+      << error;
 }
 
 TEST(DeviceTest, ParsesQuantities) {

@@ -45,6 +45,18 @@ TEST(JsonTest, RejectsMalformedDocuments) {
   }
 }
 
+// A number beyond the range of a double is an error, not infinity (found by
+// the device fuzzer: "2e3990" made an infinite memory bandwidth that
+// toJson() printed as null).
+TEST(JsonTest, RejectsNumbersOutOfRange) {
+  std::string error;
+  EXPECT_FALSE(parseJson("{\"a\": 2e3990}", &error));
+  EXPECT_EQ(error, "offset 6: number out of range: 2e3990");
+  EXPECT_FALSE(parseJson("[-1e400]", &error));
+  EXPECT_FALSE(parseJson(std::string(400, '9'), &error));
+  EXPECT_TRUE(parseJson("[1e308, 1e-400]", &error)) << error;
+}
+
 TEST(JsonTest, QuoteAndNumberRoundTrip) {
   std::string text = "tab\there \"quoted\" back\\slash \x01";
   auto parsed = parseJson(jsonQuote(text));

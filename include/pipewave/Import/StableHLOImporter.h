@@ -19,8 +19,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,14 @@ void registerStableHLOImportDialects(mlir::DialectRegistry &registry);
 /// and sets `error` to a one-line message (without the tool-name prefix).
 mlir::OwningOpRef<mlir::ModuleOp>
 importStableHLOModule(const std::string &path, mlir::MLIRContext &context,
+                      const StableHLOImportOptions &options,
+                      std::string &error);
+
+/// Imports the StableHLO module text in `file`; `path` names it in errors
+/// (the fuzzer's entry point).
+mlir::OwningOpRef<mlir::ModuleOp>
+importStableHLOBuffer(std::unique_ptr<llvm::MemoryBuffer> file,
+                      const std::string &path, mlir::MLIRContext &context,
                       const StableHLOImportOptions &options,
                       std::string &error);
 

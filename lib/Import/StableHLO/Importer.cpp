@@ -149,14 +149,24 @@ OwningOpRef<ModuleOp>
 pipewave::importStableHLOModule(const std::string &path, MLIRContext &context,
                                 const StableHLOImportOptions &options,
                                 std::string &error) {
+  auto file = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (!file) {
+    error = "cannot read '" + path + "': " + file.getError().message();
+    return OwningOpRef<ModuleOp>();
+  }
+  return importStableHLOBuffer(std::move(*file), path, context, options, error);
+}
+
+OwningOpRef<ModuleOp>
+pipewave::importStableHLOBuffer(std::unique_ptr<llvm::MemoryBuffer> file,
+                                const std::string &path, MLIRContext &context,
+                                const StableHLOImportOptions &options,
+                                std::string &error) {
   auto fail = [&](const Twine &message) {
     error = message.str();
     return OwningOpRef<ModuleOp>();
   };
-  auto file = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
-  if (!file)
-    return fail("cannot read '" + path + "': " + file.getError().message());
-  if (auto [line, marker] = findSharding((*file)->getBuffer()); line)
+  if (auto [line, marker] = findSharding(file->getBuffer()); line)
     return fail(path + ":" + Twine(line) + ": sharding annotations (" + marker +
                 ") are not supported: pipewave partitions the model itself; "
                 "lower the loss without shardings");
@@ -182,7 +192,7 @@ pipewave::importStableHLOModule(const std::string &path, MLIRContext &context,
   });
 
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  sourceMgr->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)

@@ -38,6 +38,11 @@ std::string dtypeName(int32_t dtype);
 /// dimension or on overflow.
 int64_t numElements(const std::vector<int64_t> &shape);
 
+/// Bytes of a `dtype` tensor of `shape`. Throws Error on a negative
+/// dimension or when the size does not fit in an int64_t (a header that
+/// claims a huge shape must not wrap around to a small size).
+uint64_t byteSize(int32_t dtype, const std::vector<int64_t> &shape);
+
 /// "[16, 8]"; "[]" for a scalar.
 std::string shapeString(const std::vector<int64_t> &shape);
 

@@ -181,3 +181,23 @@ func.func @reduce(%x: tensor<8x2xf32>, %z: tensor<f32>, %b: tensor<4x1xi1>,
   }
   return
 }
+
+// The other reductions of the compact form: minimum and or.
+// CHECK-LABEL: func.func @reduce_min_or
+func.func @reduce_min_or(%x: tensor<8x2xf32>, %z: tensor<f32>,
+                         %b: tensor<4x3xi1>, %f: tensor<i1>) {
+  // CHECK-NEXT: %0 = stablehlo.reduce(%arg0 init: %arg1) applies stablehlo.minimum across dimensions = [0] : (tensor<8x2xf32>, tensor<f32>) -> tensor<2xf32>
+  // CHECK-NEXT: %1 = stablehlo.reduce(%arg2 init: %arg3) applies stablehlo.or across dimensions = [0, 1] : (tensor<4x3xi1>, tensor<i1>) -> tensor<i1>
+  // GENERIC: sym_name = "reduce_min_or"
+  // GENERIC: "stablehlo.reduce"(%{{.*}}, %{{.*}}) <{dimensions = array<i64: 0>}> ({
+  // GENERIC-NEXT: ^bb0(%{{.*}}: tensor<f32>, %{{.*}}: tensor<f32>):
+  // GENERIC-NEXT:   "stablehlo.minimum"
+  // GENERIC-NEXT:   "stablehlo.return"
+  // GENERIC: "stablehlo.reduce"(%{{.*}}, %{{.*}}) <{dimensions = array<i64: 0, 1>}> ({
+  // GENERIC-NEXT: ^bb0(%{{.*}}: tensor<i1>, %{{.*}}: tensor<i1>):
+  // GENERIC-NEXT:   "stablehlo.or"
+  // GENERIC-NEXT:   "stablehlo.return"
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.minimum across dimensions = [0] : (tensor<8x2xf32>, tensor<f32>) -> tensor<2xf32>
+  %1 = stablehlo.reduce(%b init: %f) applies stablehlo.or across dimensions = [0, 1] : (tensor<4x3xi1>, tensor<i1>) -> tensor<i1>
+  return
+}

@@ -1,0 +1,47 @@
+//===- StableHLOFuzzer.cpp - libFuzzer target for the StableHLO importer --===//
+//
+// Part of the pipewave project.
+//
+// Every input is the text of a StableHLO module, as JAX's `as_text()` or the
+// generic form prints it: it goes through the whole importer (the stablehlo
+// and chlo dialects' parsers and verifiers, the inliner, stablehlo-to-tosa,
+// the canonicalizer, the entry-function marking and the final
+// verification). The importer must return a module or an error message;
+// anything else (a crash, a sanitizer report, an assertion) is a bug.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Import/StableHLOImporter.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  // The error string is enough; don't print the diagnostics.
+  context.getDiagEngine().registerHandler([](mlir::Diagnostic &) {});
+  pipewave::StableHLOImportOptions options; // no parameter values
+  // Files without argument names still reach the conversion.
+  options.numParams = 0;
+  std::string error;
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(reinterpret_cast<const char *>(data), size),
+      "fuzz.stablehlo.mlir");
+  auto module = pipewave::importStableHLOBuffer(
+      std::move(buffer), "fuzz.stablehlo.mlir", context, options, error);
+  if (!module && error.empty()) {
+    std::fprintf(stderr, "importer failed without an error message\n");
+    std::abort();
+  }
+  if (module && !error.empty()) {
+    std::fprintf(stderr, "importer returned a module and an error: %s\n",
+                 error.c_str());
+    std::abort();
+  }
+  return 0;
+}
