@@ -194,7 +194,7 @@ typedef struct pw_model {
   const pw_rank_program *ranks; /* num_ranks entries */
   const int32_t *group_ranks;   /* pool for allreduce groups */
 
-  int32_t device; /* pw_device_kind of the stage functions */
+  int32_t device;           /* pw_device_kind of the stage functions */
   const char *weights_file; /* the model's own parameter values: a
                                safetensors file beside the executable
                                (a name relative to its directory), used
