@@ -153,23 +153,21 @@ bool oneOfSeveralProcesses() {
 }
 
 /// A transport that reads and writes buffers from the host (local, MPI)
-/// cannot move device memory that the host cannot address; NCCL needs the
-/// CUDA device's events.
+/// cannot move CUDA device memory (pipewave does not assume a CUDA-aware
+/// MPI); NCCL needs the CUDA device's events.
 void checkBackendReachesDevice(const Backend &backend, Device &device) {
-  if (backend.name() == "nccl" && !dynamic_cast<CudaDeviceAccess *>(&device))
+  bool cuda = dynamic_cast<CudaDeviceAccess *>(&device) != nullptr;
+  if (backend.name() == "nccl" && !cuda)
     throw Error("PW_BACKEND=nccl needs the CUDA device of a binary compiled "
                 "with --target cuda, not the '" +
                     device.name() + "' device",
                 ExitUsage);
-  if (!device.sharesHostMemory() &&
-      (backend.name() == "local" || backend.name() == "mpi"))
+  if (cuda && (backend.name() == "local" || backend.name() == "mpi"))
     throw Error("the '" + backend.name() +
                     "' backend moves host memory, but this binary's "
-                    "buffers live on the '" +
-                    device.name() +
-                    "' device: leave PW_BACKEND unset (NCCL under a "
-                    "launcher, the loopback backend in one process) or set "
-                    "it to 'nccl' or 'loopback'",
+                    "buffers live on the GPU: leave PW_BACKEND unset (NCCL "
+                    "under a launcher, the loopback backend in one process) "
+                    "or set it to 'nccl' or 'loopback'",
                 ExitUsage);
 }
 
