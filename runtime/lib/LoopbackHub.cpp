@@ -63,10 +63,11 @@ LoopbackHub::LoopbackHub(int size)
       copies(static_cast<size_t>(size)) {}
 
 std::shared_ptr<LoopbackMessage>
-LoopbackHub::postSend(int src, int dst, int64_t tag, const void *data,
-                      size_t bytes, bool device) {
+LoopbackHub::post(std::deque<std::shared_ptr<LoopbackMessage>> &waiting,
+                  std::deque<std::shared_ptr<LoopbackMessage>> &posted, int src,
+                  int dst, int64_t tag,
+                  const std::function<void(LoopbackMessage &)> &fill) {
   std::shared_ptr<LoopbackMessage> message;
-  auto &waiting = recvs[Key(src, dst, tag)];
   if (!waiting.empty()) {
     message = waiting.front();
     waiting.pop_front();
@@ -76,38 +77,36 @@ LoopbackHub::postSend(int src, int dst, int64_t tag, const void *data,
     message->dst = dst;
     message->tag = tag;
   }
-  message->sendData = data;
-  message->sendBytes = bytes;
-  message->sendPosted = true;
-  message->deviceSend = device;
-  if (message->recvPosted)
+  fill(*message);
+  if (message->sendPosted && message->recvPosted)
     match(message);
   else
-    sends[Key(src, dst, tag)].push_back(message);
+    posted.push_back(message);
   return message;
 }
 
 std::shared_ptr<LoopbackMessage>
+LoopbackHub::postSend(int src, int dst, int64_t tag, const void *data,
+                      size_t bytes, bool device) {
+  Key key(src, dst, tag);
+  return post(recvs[key], sends[key], src, dst, tag,
+              [&](LoopbackMessage &message) {
+                message.sendData = data;
+                message.sendBytes = bytes;
+                message.sendPosted = true;
+                message.deviceSend = device;
+              });
+}
+
+std::shared_ptr<LoopbackMessage>
 LoopbackHub::postRecv(int dst, int src, int64_t tag, void *data, size_t bytes) {
-  std::shared_ptr<LoopbackMessage> message;
-  auto &waiting = sends[Key(src, dst, tag)];
-  if (!waiting.empty()) {
-    message = waiting.front();
-    waiting.pop_front();
-  } else {
-    message = std::make_shared<LoopbackMessage>();
-    message->src = src;
-    message->dst = dst;
-    message->tag = tag;
-  }
-  message->recvData = data;
-  message->recvBytes = bytes;
-  message->recvPosted = true;
-  if (message->sendPosted)
-    match(message);
-  else
-    recvs[Key(src, dst, tag)].push_back(message);
-  return message;
+  Key key(src, dst, tag);
+  return post(sends[key], recvs[key], src, dst, tag,
+              [&](LoopbackMessage &message) {
+                message.recvData = data;
+                message.recvBytes = bytes;
+                message.recvPosted = true;
+              });
 }
 
 void LoopbackHub::match(const std::shared_ptr<LoopbackMessage> &message) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -114,6 +115,14 @@ private:
   int numRanks;
   std::map<Key, std::deque<std::shared_ptr<LoopbackMessage>>> sends, recvs;
   std::vector<std::vector<std::shared_ptr<LoopbackMessage>>> copies;
+
+  /// Takes the oldest message of `waiting` (the other side's postings of
+  /// this key) or makes one, lets `fill` record this side, then matches it
+  /// if both sides are posted, else queues it on `posted`.
+  std::shared_ptr<LoopbackMessage>
+  post(std::deque<std::shared_ptr<LoopbackMessage>> &waiting,
+       std::deque<std::shared_ptr<LoopbackMessage>> &posted, int src, int dst,
+       int64_t tag, const std::function<void(LoopbackMessage &)> &fill);
   /// Per group: the next collective sequence number of each rank, and the
   /// collectives some member has posted but not every member.
   std::map<std::vector<int>, std::vector<int64_t>> nextSequence;
