@@ -44,18 +44,12 @@ test/Import/Onnx/Inputs/torch):
                      gradients) follows the same trajectory.
 """
 
-import argparse
-import json
-import os
-
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STEPS = 20
-OPSET = 17
+from torchfixtures import fixture_dir, write_cases
+
 BATCH, CLASSES = 8, 5
 
 
@@ -107,52 +101,9 @@ def cnn_case():
     return model, {"x": x, "t": t}, {"sgd": 0.1, "adam": 0.01}
 
 
-def train(make, optimizer, lr):
-    model, data, _ = make()
-    params = list(model.parameters())
-    opt = (torch.optim.SGD(params, lr=lr, foreach=False) if optimizer == "sgd"
-           else torch.optim.Adam(params, lr=lr, foreach=False))
-    losses = []
-    for _ in range(STEPS):
-        opt.zero_grad()
-        loss = model(*data.values())
-        losses.append(float(loss.item()))
-        loss.backward()
-        opt.step()
-    return losses
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=os.path.join(ROOT, "test", "Import",
-                                                  "Onnx", "Inputs", "torch"))
-    opts = ap.parse_args()
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    os.makedirs(opts.out, exist_ok=True)
-    for name, make in (("cnn", cnn_case), ("sepcnn", sepcnn_case)):
-        model, data, lrs = make()
-        model.eval()
-        torch.onnx.export(
-            model, tuple(data.values()), os.path.join(opts.out, name + ".onnx"),
-            dynamo=False, opset_version=OPSET,
-            training=torch.onnx.TrainingMode.EVAL, do_constant_folding=True,
-            input_names=list(data), output_names=["loss"])
-        for key, t in data.items():
-            np.save(os.path.join(opts.out, "%s-%s.npy" % (name, key)),
-                    t.numpy())
-        runs = {}
-        for optimizer in ("sgd", "adam"):
-            losses = train(make, optimizer, lrs[optimizer])
-            runs[optimizer] = {"optimizer": optimizer, "lr": lrs[optimizer],
-                               "steps": STEPS, "losses": losses}
-            print("%s %s lr %g: loss %.6g -> %.6g" %
-                  (name, optimizer, lrs[optimizer], losses[0], losses[-1]))
-        doc = {"model": name + ".onnx", "opset": OPSET,
-               "torch": torch.__version__.split("+")[0], "runs": runs}
-        with open(os.path.join(opts.out, name + ".json"), "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
+    out = fixture_dir(__doc__)
+    write_cases(out, (("cnn", cnn_case), ("sepcnn", sepcnn_case)))
 
 
 if __name__ == "__main__":

@@ -42,19 +42,13 @@ and ce-ignore-index.onnx, an F.cross_entropy with ignore_index=3 (inside the
 class range), which the importer rejects.
 """
 
-import argparse
-import json
-import math
 import os
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STEPS = 20
-OPSET = 17
+from torchfixtures import OPSET, Block, fixture_dir, write_cases
 
 
 class MLP(nn.Module):
@@ -73,49 +67,13 @@ class MLP(nn.Module):
 VOCAB, DIM, SEQ, HEADS, BLOCKS, BATCH = 32, 16, 8, 2, 2, 8
 
 
-class CausalSelfAttention(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.qkv = nn.Linear(DIM, 3 * DIM)
-        self.proj = nn.Linear(DIM, DIM)
-        self.register_buffer(
-            "mask", torch.tril(torch.ones(SEQ, SEQ)).view(1, 1, SEQ, SEQ))
-
-    def forward(self, x):
-        B, T, C = x.shape
-        q, k, v = self.qkv(x).split(C, dim=2)
-        hd = C // HEADS
-        q = q.view(B, T, HEADS, hd).transpose(1, 2)
-        k = k.view(B, T, HEADS, hd).transpose(1, 2)
-        v = v.view(B, T, HEADS, hd).transpose(1, 2)
-        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
-        att = att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))
-        att = F.softmax(att, dim=-1)
-        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
-        return self.proj(y)
-
-
-class Block(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.ln1 = nn.LayerNorm(DIM)
-        self.attn = CausalSelfAttention()
-        self.ln2 = nn.LayerNorm(DIM)
-        self.fc = nn.Linear(DIM, 4 * DIM)
-        self.gelu = nn.GELU()
-        self.fc_out = nn.Linear(4 * DIM, DIM)
-
-    def forward(self, x):
-        x = x + self.attn(self.ln1(x))
-        return x + self.fc_out(self.gelu(self.fc(self.ln2(x))))
-
-
 class GPT(nn.Module):
     def __init__(self):
         super().__init__()
         self.wte = nn.Embedding(VOCAB, DIM)
         self.wpe = nn.Embedding(SEQ, DIM)
-        self.blocks = nn.ModuleList(Block() for _ in range(BLOCKS))
+        self.blocks = nn.ModuleList(
+            Block(DIM, SEQ, HEADS) for _ in range(BLOCKS))
         self.ln_f = nn.LayerNorm(DIM)
         self.lm_head = nn.Linear(DIM, VOCAB, bias=False)
         # Embeddings keep PyTorch's N(0, 1); linear weights N(0, 0.2^2);
@@ -174,56 +132,13 @@ def gpt_case():
         {"sgd": 0.3, "adam": 0.01}
 
 
-def train(make, optimizer, lr):
-    model, data, _ = make()
-    params = list(model.parameters())
-    opt = (torch.optim.SGD(params, lr=lr, foreach=False) if optimizer == "sgd"
-           else torch.optim.Adam(params, lr=lr, foreach=False))
-    losses = []
-    for _ in range(STEPS):
-        opt.zero_grad()
-        loss = model(*data.values())
-        losses.append(float(loss.item()))
-        loss.backward()
-        opt.step()
-    return losses
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=os.path.join(ROOT, "test", "Import",
-                                                  "Onnx", "Inputs", "torch"))
-    opts = ap.parse_args()
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    os.makedirs(opts.out, exist_ok=True)
-    for name, make in (("mlp", mlp_case), ("gpt", gpt_case)):
-        model, data, lrs = make()
-        model.eval()
-        torch.onnx.export(
-            model, tuple(data.values()), os.path.join(opts.out, name + ".onnx"),
-            dynamo=False, opset_version=OPSET,
-            training=torch.onnx.TrainingMode.EVAL, do_constant_folding=True,
-            input_names=list(data), output_names=["loss"])
-        for key, t in data.items():
-            np.save(os.path.join(opts.out, "%s-%s.npy" % (name, key)),
-                    t.numpy())
-        runs = {}
-        for optimizer in ("sgd", "adam"):
-            losses = train(make, optimizer, lrs[optimizer])
-            runs[optimizer] = {"optimizer": optimizer, "lr": lrs[optimizer],
-                               "steps": STEPS, "losses": losses}
-            print("%s %s lr %g: loss %.6g -> %.6g" %
-                  (name, optimizer, lrs[optimizer], losses[0], losses[-1]))
-        doc = {"model": name + ".onnx", "opset": OPSET,
-               "torch": torch.__version__.split("+")[0], "runs": runs}
-        with open(os.path.join(opts.out, name + ".json"), "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
+    out = fixture_dir(__doc__)
+    write_cases(out, (("mlp", mlp_case), ("gpt", gpt_case)))
     torch.manual_seed(3)
     torch.onnx.export(
         IgnoredClass(), (torch.randn(6, 4), torch.randint(0, 5, (6,))),
-        os.path.join(opts.out, "ce-ignore-index.onnx"), dynamo=False,
+        os.path.join(out, "ce-ignore-index.onnx"), dynamo=False,
         opset_version=OPSET, training=torch.onnx.TrainingMode.EVAL,
         do_constant_folding=True, input_names=["x", "t"],
         output_names=["loss"])
