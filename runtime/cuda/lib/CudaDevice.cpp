@@ -293,6 +293,19 @@ void CudaDevice::accumulate(StreamId s, int32_t dtype, void *dst,
     throw Error("cannot sum values of dtype " + dtypeName(dtype));
 }
 
+/// Copies `scalars` into the pinned `slot` a captured kernel reads, and
+/// returns its device address; null (no slot) means pass by value.
+template <typename Scalars>
+static Scalars *pinScalars(const Scalars &scalars, char *slot) {
+  if (!slot)
+    return nullptr;
+  std::memcpy(slot, &scalars, sizeof(scalars));
+  Scalars *at = nullptr;
+  PW_CUDA_TRY(
+      cudaHostGetDevicePointer(reinterpret_cast<void **>(&at), slot, 0));
+  return at;
+}
+
 void CudaDevice::optimizerUpdate(StreamId s, const OptimizerConfig &config,
                                  int64_t step, float *param, const float *grad,
                                  const std::vector<float *> &state,
@@ -313,24 +326,14 @@ void CudaDevice::optimizerUpdate(StreamId s, const OptimizerConfig &config,
   // kernel reads (rewritten before every replay).
   if (sgd) {
     SgdScalars scalars = sgdScalars(config, step);
-    SgdScalars *at = nullptr;
-    if (slot) {
-      std::memcpy(slot, &scalars, sizeof(scalars));
-      PW_CUDA_TRY(
-          cudaHostGetDevicePointer(reinterpret_cast<void **>(&at), slot, 0));
-    }
+    SgdScalars *at = pinScalars(scalars, slot);
     if (!replay)
       launchSgd(scalars, at, param, grad, scalars.momentum ? state[0] : nullptr,
                 count, stream(s));
     return;
   }
   AdamScalars scalars = adamScalars(config, step);
-  AdamScalars *at = nullptr;
-  if (slot) {
-    std::memcpy(slot, &scalars, sizeof(scalars));
-    PW_CUDA_TRY(
-        cudaHostGetDevicePointer(reinterpret_cast<void **>(&at), slot, 0));
-  }
+  AdamScalars *at = pinScalars(scalars, slot);
   if (!replay)
     launchAdam(scalars, at, param, grad, state[0], state[1], count, stream(s));
 }
