@@ -129,13 +129,8 @@ struct TrainRun {
     validateModel(*model.get());
     x = makeTrainInput(config.batch * 2, config.features);
     t = makeTrainTarget(config.batch * 2, config.features);
-    std::vector<void *> inputs = {x.data(), t.data()};
-    for (int layer = 0; layer < config.layers; ++layer) {
-      params.push_back(makeTrainWeight(layer, config.features));
-      params.push_back(makeTrainBias(layer, config.features));
-    }
-    for (auto &p : params)
-      inputs.push_back(p.data());
+    params = makeTrainParameters(config);
+    std::vector<void *> inputs = inputPointers({x.data(), t.data()}, params);
     plan = planExecution(*model.get(), 0);
     executor = std::make_unique<Executor>(*model.get(), plan, *backend, inputs,
                                           nullptr, optimizer, device);
@@ -221,12 +216,8 @@ TEST(AsyncExecutorTest, InferenceOutputsAreBitIdenticalToTheReference) {
   ArithmeticModel model(config);
   ASSERT_NO_THROW(validateModel(*model.get()));
   std::vector<float> x = makeInput(config.batch, config.features);
-  std::vector<std::vector<float>> params;
-  std::vector<void *> inputs = {x.data()};
-  for (int s = 0; s < config.stages; ++s)
-    params.push_back(makeParameter(s, config.features));
-  for (auto &p : params)
-    inputs.push_back(p.data());
+  std::vector<std::vector<float>> params = makeParameters(config);
+  std::vector<void *> inputs = inputPointers({x.data()}, params);
   auto backend = createLocalBackend();
   auto device = createAsyncTestDevice();
   ExecPlan plan = planExecution(*model.get(), 0);

@@ -148,17 +148,10 @@ void checkTraining(const TrainConfig &config, const OptimizerConfig &opt) {
   validateModel(*model.get());
   std::vector<float> x = makeTrainInput(config.batch, config.features);
   std::vector<float> t = makeTrainTarget(config.batch, config.features);
-  std::vector<std::vector<float>> params;
-  for (int layer = 0; layer < config.layers; ++layer) {
-    params.push_back(makeTrainWeight(layer, config.features));
-    params.push_back(makeTrainBias(layer, config.features));
-  }
+  std::vector<std::vector<float>> params = makeTrainParameters(config);
   std::vector<std::vector<float>> hostParams = params;
   auto inputsOf = [&](std::vector<std::vector<float>> &ps) {
-    std::vector<void *> inputs = {x.data(), t.data()};
-    for (auto &p : ps)
-      inputs.push_back(p.data());
-    return inputs;
+    return inputPointers({x.data(), t.data()}, ps);
   };
   auto backend = createLocalBackend();
   ExecPlan plan = planExecution(*model.get(), 0);
@@ -213,12 +206,8 @@ TEST(DeviceArenaTest, BoundHoldsInference) {
   config.placement = Placement::Contiguous;
   ArithmeticModel model(config);
   std::vector<float> x = makeInput(config.batch, config.features);
-  std::vector<std::vector<float>> params;
-  std::vector<void *> inputs = {x.data()};
-  for (int s = 0; s < config.stages; ++s)
-    params.push_back(makeParameter(s, config.features));
-  for (auto &p : params)
-    inputs.push_back(p.data());
+  std::vector<std::vector<float>> params = makeParameters(config);
+  std::vector<void *> inputs = inputPointers({x.data()}, params);
   auto backend = createLocalBackend();
   ExecPlan plan = planExecution(*model.get(), 0);
   ArenaDevice device;
@@ -239,14 +228,8 @@ TEST(DeviceArenaTest, GraphStepsAreBracketed) {
   TrainModel model(config);
   std::vector<float> x = makeTrainInput(config.batch, config.features);
   std::vector<float> t = makeTrainTarget(config.batch, config.features);
-  std::vector<std::vector<float>> params;
-  std::vector<void *> inputs = {x.data(), t.data()};
-  for (int layer = 0; layer < config.layers; ++layer) {
-    params.push_back(makeTrainWeight(layer, config.features));
-    params.push_back(makeTrainBias(layer, config.features));
-  }
-  for (auto &p : params)
-    inputs.push_back(p.data());
+  std::vector<std::vector<float>> params = makeTrainParameters(config);
+  std::vector<void *> inputs = inputPointers({x.data(), t.data()}, params);
   auto backend = createLocalBackend();
   ExecPlan plan = planExecution(*model.get(), 0);
   ArenaDevice device;
@@ -271,14 +254,8 @@ TEST(DeviceArenaTest, GraphsRefusedWhereTheStepWaitsOnTheHost) {
   ExecPlan plan = planExecution(*model.get(), 0);
   std::vector<float> x = makeTrainInput(config.batch, config.features);
   std::vector<float> t = makeTrainTarget(config.batch, config.features);
-  std::vector<std::vector<float>> params;
-  std::vector<void *> inputs = {x.data(), t.data()};
-  for (int layer = 0; layer < config.layers; ++layer) {
-    params.push_back(makeTrainWeight(layer, config.features));
-    params.push_back(makeTrainBias(layer, config.features));
-  }
-  for (auto &p : params)
-    inputs.push_back(p.data());
+  std::vector<std::vector<float>> params = makeTrainParameters(config);
+  std::vector<void *> inputs = inputPointers({x.data(), t.data()}, params);
   // Only the inputs rank 0 reads.
   const pw_rank_program &rank = model.get()->ranks[0];
   std::vector<bool> read(inputs.size(), false);

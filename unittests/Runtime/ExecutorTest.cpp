@@ -27,12 +27,8 @@ void runAndCheck(const ModelConfig &config, int steps, Trace *trace = nullptr) {
   ASSERT_NO_THROW(validateModel(*model.get()));
   ASSERT_EQ(model.get()->num_ranks, 1);
   std::vector<float> x = makeInput(config.batch, config.features);
-  std::vector<std::vector<float>> params;
-  std::vector<void *> inputs = {x.data()};
-  for (int s = 0; s < config.stages; ++s)
-    params.push_back(makeParameter(s, config.features));
-  for (auto &p : params)
-    inputs.push_back(p.data());
+  std::vector<std::vector<float>> params = makeParameters(config);
+  std::vector<void *> inputs = inputPointers({x.data()}, params);
 
   auto backend = createLocalBackend();
   ExecPlan plan = planExecution(*model.get(), 0);

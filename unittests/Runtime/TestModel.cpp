@@ -289,6 +289,20 @@ std::vector<float> makeParameter(int stage, int features) {
   return p;
 }
 
+std::vector<std::vector<float>> makeParameters(const ModelConfig &config) {
+  std::vector<std::vector<float>> params;
+  for (int s = 0; s < config.stages; ++s)
+    params.push_back(makeParameter(s, config.features));
+  return params;
+}
+
+std::vector<void *> inputPointers(std::vector<void *> data,
+                                  std::vector<std::vector<float>> &params) {
+  for (auto &p : params)
+    data.push_back(p.data());
+  return data;
+}
+
 Reference computeReference(const ModelConfig &config,
                            const std::vector<float> &x,
                            const std::vector<std::vector<float>> &params) {

@@ -107,6 +107,12 @@ private:
 /// Deterministic test data.
 std::vector<float> makeInput(int batch, int features);
 std::vector<float> makeParameter(int stage, int features);
+/// makeParameter of every stage, in the model's input order.
+std::vector<std::vector<float>> makeParameters(const ModelConfig &config);
+
+/// A model's input pointers: `data`, then each buffer of `params`.
+std::vector<void *> inputPointers(std::vector<void *> data,
+                                  std::vector<std::vector<float>> &params);
 
 /// The model's outputs computed serially, with the same float operations in
 /// the same order as the pipelined run.
@@ -197,6 +203,8 @@ std::vector<float> makeTrainTarget(int rows, int features);
 /// Initial w_l and b_l.
 std::vector<float> makeTrainWeight(int layer, int features);
 std::vector<float> makeTrainBias(int layer, int features);
+/// Every layer's initial weight and bias, in the model's input order.
+std::vector<std::vector<float>> makeTrainParameters(const TrainConfig &config);
 
 /// The loss and gradients of one global batch in double precision, and the
 /// optimizer updates written from PyTorch's documented formulas, also in

@@ -477,6 +477,15 @@ std::vector<float> makeTrainBias(int layer, int features) {
   return b;
 }
 
+std::vector<std::vector<float>> makeTrainParameters(const TrainConfig &config) {
+  std::vector<std::vector<float>> params;
+  for (int layer = 0; layer < config.layers; ++layer) {
+    params.push_back(makeTrainWeight(layer, config.features));
+    params.push_back(makeTrainBias(layer, config.features));
+  }
+  return params;
+}
+
 TrainState initialTrainState(const TrainConfig &config) {
   TrainState state;
   for (int layer = 0; layer < config.layers; ++layer) {

@@ -41,13 +41,8 @@ struct LocalRun {
     validateModel(*model.get());
     x = makeTrainInput(config.batch * batches, config.features);
     t = makeTrainTarget(config.batch * batches, config.features);
-    std::vector<void *> inputs = {x.data(), t.data()};
-    for (int layer = 0; layer < config.layers; ++layer) {
-      params.push_back(makeTrainWeight(layer, config.features));
-      params.push_back(makeTrainBias(layer, config.features));
-    }
-    for (auto &p : params)
-      inputs.push_back(p.data());
+    params = makeTrainParameters(config);
+    std::vector<void *> inputs = inputPointers({x.data(), t.data()}, params);
     plan = planExecution(*model.get(), 0);
     executor = std::make_unique<Executor>(*model.get(), plan, *backend, inputs,
                                           nullptr, optimizer);
