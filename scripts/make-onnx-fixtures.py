@@ -194,6 +194,13 @@ def main():
         h.make_node("Conv", ["x", "w"], ["y"], name="conv", group=2),
     ], [vi("x", TP.FLOAT, [1, 3, 4, 4])], [vi("y", TP.FLOAT, [1, 2, 4, 4])],
        [init("w", 2, 1, 1, 1)], check=False)
+    # A Conv whose data input has no spatial dimensions under a 4-D weight
+    # (found by the importer's fuzzer: libonnx's shape inference read past
+    # the input's shape). Constant weights keep the fixtures above unchanged.
+    save(outdir, "conv_rank_mismatch", [
+        h.make_node("Conv", ["x", "w"], ["y"], name="conv"),
+    ], [vi("x", TP.FLOAT, [1, 3])], [vi("y", TP.FLOAT, [1, 2, 4, 4])],
+       [nh.from_array(np.ones((2, 3, 1, 1), np.float32), "w")], check=False)
     parameter_fixtures(outdir)
 
 

@@ -13,6 +13,7 @@
 
 #include "Initializers.h"
 #include "OnnxOps.h"
+#include "ShapeInference.h"
 #include "TensorData.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -193,7 +194,7 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
     }
   }
   try {
-    onnx::shape_inference::InferShapes(model);
+    inferShapes(model);
   } catch (const std::exception &e) {
     return fail("ONNX shape inference failed: " + firstLine(e.what()));
   } catch (...) {
