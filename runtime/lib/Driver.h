@@ -106,6 +106,11 @@ private:
   void restoreState(Executor &executor);
   void saveCheckpoint(Executor &executor, int64_t step, int64_t nextPosition);
 
+  // DriverNonfinite.cpp
+  /// After a step the ranks found a non-finite value in (collective): rank
+  /// 0 says what and where; true to go on (--on-nonfinite skip).
+  bool reportNonfinite(const Executor &executor, int64_t step);
+
   // DriverOutputs.cpp
   void prepareOutputs();
   std::vector<HostTensor> combineReplicaOutputs(const Executor &executor);

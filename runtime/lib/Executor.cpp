@@ -300,6 +300,12 @@ bool Executor::useGraphs(std::string &why) {
     why = "the '" + device.name() + "' device cannot capture graphs";
     return false;
   }
+  if (nonfinite == NonfinitePolicy::Skip && !model.forward_only) {
+    why = "--on-nonfinite skip decides on the host whether a step's updates "
+          "run, after its gradients are known, so they cannot be captured "
+          "with the step (--on-nonfinite stop can)";
+    return false;
+  }
   for (int i = 0; i < program.num_actions; ++i) {
     int kind = program.actions[i].kind;
     if (kind == PW_ACT_SEND || kind == PW_ACT_RECV ||
@@ -359,6 +365,14 @@ void Executor::endStep() {
 
 void Executor::runStep() {
   ++step;
+  stepNonfinite = false;
+  finding.clear();
+  // With the check on (and no graph), updates wait until the ranks agree
+  // the step's values are finite; nothing after them in a rank's program
+  // reads the parameters they update.
+  bool checkFirst =
+      nonfinite != NonfinitePolicy::Off && !graphs && !model.forward_only;
+  std::vector<int> updates;
   beginStep();
   for (int i = 0; i < program.num_actions; ++i) {
     const ExecAction &current = plan.actions[i];
@@ -389,7 +403,10 @@ void Executor::runStep() {
       allreduce(i);
       break;
     case PW_ACT_OPTIMIZER:
-      optimizerStep(i);
+      if (checkFirst)
+        updates.push_back(i);
+      else
+        optimizerStep(i);
       break;
     case PW_ACT_SEND:
       send(i);
@@ -407,7 +424,13 @@ void Executor::runStep() {
     for (SlotRef ref : current.release)
       awaitRecv(ref);
   }
+  if (checkFirst && !agreeNonfinite())
+    for (int i : updates)
+      optimizerStep(i);
   endStep();
+  // A graph's updates ran with the step: the check can only report.
+  if (nonfinite != NonfinitePolicy::Off && graphs && !model.forward_only)
+    agreeNonfinite();
 }
 
 } // namespace pipewave::runtime

@@ -14,8 +14,10 @@
 #include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/Tensor.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace pipewave::runtime {
 
@@ -77,6 +79,21 @@ private:
 } // namespace
 
 Device::~Device() = default;
+
+bool Device::allFinite(StreamId stream, const float *data, size_t count) {
+  std::vector<float> host;
+  if (!sharesHostMemory()) {
+    host.resize(count);
+    copy(stream, host.data(), data, count * sizeof(float),
+         CopyKind::DeviceToHost);
+    data = host.data();
+  }
+  synchronize();
+  for (size_t i = 0; i < count; ++i)
+    if (!std::isfinite(data[i]))
+      return false;
+  return true;
+}
 
 std::unique_ptr<Device> createHostDevice() {
   return std::make_unique<HostDevice>();

@@ -313,6 +313,8 @@ int Driver::execute() {
                     options.optimizer, device.get());
   if (training && startStep > 0)
     restoreState(executor);
+  if (training)
+    executor.setNonfinitePolicy(options.onNonfinite);
   if (options.cudaGraph) {
     std::string why;
     if (!executor.useGraphs(why))
@@ -362,6 +364,8 @@ int Driver::execute() {
       if (logFile)
         logStep(step, loss, ms, samples);
     }
+    if (executor.lastStepNonfinite() && !reportNonfinite(executor, step))
+      return ExitFailure;
     if (!options.checkpointDir.empty() &&
         (k == options.steps ||
          (options.checkpointEvery > 0 && step % options.checkpointEvery == 0)))

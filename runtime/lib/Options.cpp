@@ -68,7 +68,8 @@ Options parseOptions(int argc, char **argv) {
                                         "--eps",
                                         "--log-json",
                                         "--checkpoint-dir",
-                                        "--checkpoint-every"};
+                                        "--checkpoint-every",
+                                        "--on-nonfinite"};
   bool weightDecayGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -160,6 +161,14 @@ Options parseOptions(int argc, char **argv) {
       if (name == "--optimizer") {
         if (!parseOptimizerKind(value, opt.kind))
           usageError("--optimizer expects sgd, adam or adamw, got '" + value +
+                     "'");
+      } else if (name == "--on-nonfinite") {
+        if (value == "stop")
+          options.onNonfinite = NonfinitePolicy::Stop;
+        else if (value == "skip")
+          options.onNonfinite = NonfinitePolicy::Skip;
+        else
+          usageError("--on-nonfinite expects stop or skip, got '" + value +
                      "'");
       } else if (name == "--lr") {
         opt.lr = parseNumber(name, value);
@@ -263,6 +272,9 @@ std::string usage(const char *program, const pw_model &model) {
       "  --weight-decay WD       default 0 (sgd, adam), 0.01 (adamw)\n"
       "  --betas B1,B2           Adam betas (default 0.9,0.999)\n"
       "  --eps E                 Adam epsilon (default 1e-8)\n"
+      "  --on-nonfinite WHAT     a step with a non-finite gradient or loss:"
+      " stop\n"
+      "                          before its updates (default) or skip them\n"
       "  --log-json FILE         one JSON line per step: step, loss, time_ms,"
       " samples_per_s\n"
       "  --checkpoint-dir DIR    write checkpoints to DIR/step-NNNNNN/ (after"

@@ -96,6 +96,13 @@ TEST(OptionsTest, ParsesTrainingOptions) {
   EXPECT_EQ(d.optimizer.weightDecay, 0.0);
   EXPECT_TRUE(d.trainingOptions.empty());
 
+  // A step with a non-finite value stops the run unless told to skip it.
+  EXPECT_EQ(d.onNonfinite, NonfinitePolicy::Stop);
+  Options skip = parse({"--on-nonfinite", "skip"});
+  EXPECT_EQ(skip.onNonfinite, NonfinitePolicy::Skip);
+  EXPECT_EQ(skip.trainingOptions, std::vector<std::string>{"--on-nonfinite"});
+  EXPECT_EQ(parse({"--on-nonfinite=stop"}).onNonfinite, NonfinitePolicy::Stop);
+
   Options s = parse({"--momentum", "0.9", "--nesterov", "--weight-decay", "0"});
   EXPECT_TRUE(s.optimizer.nesterov);
   EXPECT_EQ(s.optimizer.momentum, 0.9);
@@ -120,6 +127,9 @@ TEST(OptionsTest, RejectsBadTrainingOptions) {
             std::string::npos);
   EXPECT_NE(PW_ERROR_OF(parse({"--checkpoint-every", "3"}))
                 .find("--checkpoint-every needs --checkpoint-dir DIR"),
+            std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--on-nonfinite", "ignore"}))
+                .find("--on-nonfinite expects stop or skip, got 'ignore'"),
             std::string::npos);
   EXPECT_NE(PW_ERROR_OF(parse({"--resume=1"})).find("--resume takes no value"),
             std::string::npos);

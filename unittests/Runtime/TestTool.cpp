@@ -180,6 +180,9 @@ int trainFixtures(const std::string &dir) {
   std::vector<float> x = makeTrainInput(rows, F), t = makeTrainTarget(rows, F);
   writeNpy(dir + "/x.npy", PW_F32, {rows, F}, x.data());
   writeNpy(dir + "/t.npy", PW_F32, {rows, F}, t.data());
+  // The same with a NaN in the second global batch (--on-nonfinite).
+  x[static_cast<size_t>(config.batch * F) + 3] = std::nanf("");
+  writeNpy(dir + "/x-nan.npy", PW_F32, {rows, F}, x.data());
   std::vector<std::vector<float>> values;
   std::vector<SafetensorsTensorRef> refs;
   for (int layer = 0; layer < config.layers; ++layer) {

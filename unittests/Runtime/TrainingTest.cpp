@@ -16,6 +16,7 @@
 #include "TestModel.h"
 #include "TestUtil.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -282,4 +283,79 @@ TEST(TrainingTest, PlannerRejectsIncompleteTrainingPrograms) {
                        "step needs F then B, or F then I then W"),
             std::string::npos)
       << error;
+}
+
+namespace {
+
+/// A local run of the 2-stage model whose second global batch holds a NaN,
+/// with SGD and momentum (state that a dropped step must not touch).
+struct PoisonedRun : LocalRun {
+  explicit PoisonedRun(NonfinitePolicy policy) : LocalRun(config(), sgd(), 2) {
+    x[static_cast<size_t>(model.config().batch * model.config().features) + 3] =
+        std::nanf("");
+    executor->setNonfinitePolicy(policy);
+  }
+  static TrainConfig config() {
+    TrainConfig c;
+    c.schedule = "local";
+    return c;
+  }
+  static OptimizerConfig sgd() {
+    OptimizerConfig o;
+    o.lr = 0.1;
+    o.momentum = 0.9;
+    return o;
+  }
+};
+
+bool allFinite(const std::vector<std::vector<float>> &params) {
+  for (const std::vector<float> &p : params)
+    for (float v : p)
+      if (!std::isfinite(v))
+        return false;
+  return true;
+}
+
+} // namespace
+
+TEST(TrainingTest, NonfiniteGradientsStopTheStepBeforeItsUpdates) {
+  PoisonedRun run(NonfinitePolicy::Stop);
+  run.step(1);
+  EXPECT_FALSE(run.executor->lastStepNonfinite());
+  EXPECT_EQ(run.executor->nonfiniteFinding(), "");
+  std::vector<std::vector<float>> before = run.params;
+  run.step(2);
+  EXPECT_TRUE(run.executor->lastStepNonfinite());
+  // The first parameter of the first stage with a NaN gradient.
+  EXPECT_EQ(run.executor->nonfiniteFinding(),
+            "the gradient of parameter 'w0' (stage 0)");
+  EXPECT_EQ(run.params, before); // bit for bit: no update ran
+  EXPECT_EQ(run.executor->optimizerSteps(0), 1);
+  EXPECT_EQ(run.executor->optimizerSteps(1), 1);
+}
+
+TEST(TrainingTest, SkippedStepLeavesNoTrace) {
+  // Batches b0, NaN, b0: with the middle step dropped, the parameters and
+  // the momentum equal two clean steps on b0, bit for bit.
+  PoisonedRun run(NonfinitePolicy::Skip);
+  LocalRun clean(PoisonedRun::config(), PoisonedRun::sgd(), 1);
+  ASSERT_TRUE(std::equal(clean.x.begin(), clean.x.end(), run.x.begin()));
+  run.step(1);
+  run.step(2);
+  EXPECT_TRUE(run.executor->lastStepNonfinite());
+  run.step(3);
+  EXPECT_FALSE(run.executor->lastStepNonfinite());
+  clean.step(1);
+  clean.step(2);
+  EXPECT_EQ(run.params, clean.params);
+  EXPECT_EQ(run.executor->optimizerSteps(0), 2);
+  EXPECT_TRUE(allFinite(run.params));
+}
+
+TEST(TrainingTest, WithoutTheCheckANaNReachesTheParameters) {
+  PoisonedRun run(NonfinitePolicy::Off);
+  run.step(1);
+  run.step(2);
+  EXPECT_FALSE(run.executor->lastStepNonfinite());
+  EXPECT_FALSE(allFinite(run.params));
 }

@@ -65,6 +65,10 @@ CudaDevice::~CudaDevice() {
     cudaFree(base);
   for (char *block : stagingBlocks)
     cudaFreeHost(block);
+  if (nonfiniteFlag)
+    cudaFree(nonfiniteFlag);
+  if (nonfiniteHost)
+    cudaFreeHost(nonfiniteHost);
   for (cudaEvent_t e : events)
     cudaEventDestroy(e);
   for (cudaEvent_t e : joinEvents)
@@ -291,6 +295,24 @@ void CudaDevice::accumulate(StreamId s, int32_t dtype, void *dst,
     return;
   if (!launchAccumulate(dtype, dst, src, count, stream(s)))
     throw Error("cannot sum values of dtype " + dtypeName(dtype));
+}
+
+bool CudaDevice::allFinite(StreamId s, const float *data, size_t count) {
+  bind();
+  if (!nonfiniteFlag) {
+    PW_CUDA_TRY(cudaMalloc(reinterpret_cast<void **>(&nonfiniteFlag),
+                           sizeof(unsigned)));
+    PW_CUDA_TRY(cudaMallocHost(reinterpret_cast<void **>(&nonfiniteHost),
+                               sizeof(unsigned)));
+  }
+  cudaStream_t st = stream(s);
+  PW_CUDA_TRY(cudaMemsetAsync(nonfiniteFlag, 0, sizeof(unsigned), st));
+  launchFlagNonfinite(data, count, nonfiniteFlag, st);
+  PW_CUDA_TRY(cudaMemcpyAsync(nonfiniteHost, nonfiniteFlag, sizeof(unsigned),
+                              cudaMemcpyDeviceToHost, st));
+  PW_CUDA_TRY(cudaStreamSynchronize(st));
+  PW_CUDA_TRY(cudaGetLastError());
+  return *nonfiniteHost == 0;
 }
 
 /// Copies `scalars` into the pinned `slot` a captured kernel reads, and

@@ -71,6 +71,8 @@ public:
                        int64_t step, float *param, const float *grad,
                        const std::vector<float *> &state,
                        size_t count) override;
+  /// A kernel sets a flag the host reads back (outside graph capture only).
+  bool allFinite(StreamId stream, const float *data, size_t count) override;
   void call(StreamId stream, pw_stage_fn fn, const std::vector<void *> &args,
             const std::vector<void *> &results) override;
 
@@ -92,6 +94,9 @@ private:
   DeviceArena staging;
   std::vector<cudaStream_t> streams;
   std::vector<cudaEvent_t> events;
+  // allFinite(): the flag on the device and its pinned host copy.
+  unsigned *nonfiniteFlag = nullptr;
+  unsigned *nonfiniteHost = nullptr;
 
   /// Makes GPU `ordinal` current on the calling thread.
   void bind();

@@ -61,7 +61,23 @@ __global__ void adamKernel(AdamScalars value, const AdamScalars *scalars,
     param[i] = adamElement(s, param[i], grad[i], m + i, v + i);
 }
 
+__global__ void flagNonfiniteKernel(const float *data, size_t count,
+                                    unsigned *flag) {
+  size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+       i < count; i += stride)
+    if (!isfinite(data[i]))
+      *flag = 1;
+}
+
 } // namespace
+
+void launchFlagNonfinite(const float *data, size_t count, unsigned *flag,
+                         void *stream) {
+  if (count)
+    flagNonfiniteKernel<<<blocksFor(count), kBlock, 0, (cudaStream_t)stream>>>(
+        data, count, flag);
+}
 
 bool launchAccumulate(int32_t dtype, void *dst, const void *src, size_t count,
                       void *stream) {

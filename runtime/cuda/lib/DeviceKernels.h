@@ -36,6 +36,11 @@ void launchAdam(const AdamScalars &value, const AdamScalars *scalars,
                 float *param, const float *grad, float *m, float *v,
                 size_t count, void *stream);
 
+/// Sets `*flag` (device memory) to 1 if one of `count` floats at `data` is
+/// not finite; leaves it otherwise.
+void launchFlagNonfinite(const float *data, size_t count, unsigned *flag,
+                         void *stream);
+
 } // namespace pipewave::runtime::cuda
 
 #endif // PIPEWAVE_CUDA_LIB_DEVICEKERNELS_H

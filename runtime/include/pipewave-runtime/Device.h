@@ -124,6 +124,10 @@ public:
                                int64_t step, float *param, const float *grad,
                                const std::vector<float *> &state,
                                size_t count) = 0;
+  /// Whether all `count` floats at `data` (device memory) are finite, once
+  /// the work issued on `stream` so far has completed (the host waits). The
+  /// default copies them to the host and looks there.
+  virtual bool allFinite(StreamId stream, const float *data, size_t count);
   /// Runs stage function `fn(args, results)` on `stream` (for a model
   /// compiled for CUDA, fn is a pw_cuda_stage_fn and also gets the stream).
   virtual void call(StreamId stream, pw_stage_fn fn,

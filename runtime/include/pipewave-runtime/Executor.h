@@ -107,12 +107,29 @@ public:
   /// the job must then be aborted, as peers may be mid-step.
   void runStep();
 
+  /// Checks every later step for non-finite values (NonfinitePolicy). With
+  /// graphs (useGraphs()) the updates are captured with the step, so the
+  /// check runs after it: the updates of a bad step are then already
+  /// applied, which Stop accepts (the driver saves nothing afterwards) and
+  /// Skip cannot (useGraphs() refuses it).
+  void setNonfinitePolicy(NonfinitePolicy policy) { nonfinite = policy; }
+  /// Whether the last step found a non-finite value on some rank (its
+  /// updates were not applied unless graphs are on).
+  bool lastStepNonfinite() const { return stepNonfinite; }
+  /// What this rank found in the last step, e.g. "the gradient of
+  /// parameter 'w1' (stage 1)" or "the loss"; "" when its values were
+  /// finite.
+  const std::string &nonfiniteFinding() const { return finding; }
+
   /// --cuda-graph: from now on every step's device work is bracketed for
   /// the device to capture once and replay (Device::beginGraphStep). False,
   /// with `why` set, when the device has no graphs or the rank's step
   /// waits on the host inside the step (sends, receives and all-reduces go
   /// through the backend); steps then run as before.
   bool useGraphs(std::string &why);
+
+  /// Whether useGraphs() accepted.
+  bool usesGraphs() const { return graphs; }
 
   /// True on the rank(s) running the last stage's forward.
   bool holdsOutputs() const { return !outputTensors.empty(); }
@@ -243,6 +260,15 @@ private:
   int replicaCount = 1;
   /// Steps run so far (trace events carry it).
   int step = 0;
+  /// The non-finite check (setNonfinitePolicy()) and the last step's
+  /// result.
+  NonfinitePolicy nonfinite = NonfinitePolicy::Off;
+  bool stepNonfinite = false;
+  std::string finding;
+  /// This rank's first non-finite value of the step ("" if none); then the
+  /// ranks' agreement: true when some rank found one.
+  std::string findNonfinite();
+  bool agreeNonfinite();
   /// Activation memory accounting (peakActivationBytes()): per stage, what
   /// F(s, m) keeps for the backward and what I(s, m) keeps for W; the bytes
   /// kept now and the most so far.

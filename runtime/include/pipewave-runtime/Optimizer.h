@@ -54,6 +54,15 @@ struct OptimizerConfig {
   double eps = 1e-8;
 };
 
+/// What a training step does when a gradient or the loss is not finite
+/// (--on-nonfinite; the executor checks, see
+/// Executor::setNonfinitePolicy). Off: nothing is checked. Stop and Skip:
+/// before any update of the step, every rank looks at its stages' gradients
+/// (after their all-reduce) and its part of the loss, and the ranks agree (one
+/// all-reduce of a flag); if any value is not finite, no rank applies the
+/// step's updates. The driver then stops (Stop) or goes on (Skip).
+enum class NonfinitePolicy { Off, Stop, Skip };
+
 /// "sgd", "adam", "adamw".
 const char *optimizerName(OptimizerKind kind);
 /// Parses "sgd", "adam" or "adamw"; false otherwise.

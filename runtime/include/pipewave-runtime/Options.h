@@ -50,6 +50,9 @@ struct Options {
   OptimizerConfig optimizer;
   /// The training options given, for the error on an inference model.
   std::vector<std::string> trainingOptions;
+  /// --on-nonfinite stop|skip: a step with a non-finite gradient or loss
+  /// stops the run before its updates, or has its updates dropped.
+  NonfinitePolicy onNonfinite = NonfinitePolicy::Stop;
   /// --log-json FILE: one JSON object per step.
   std::string logJson;
   /// --checkpoint-dir DIR, --checkpoint-every K (0: only after the last

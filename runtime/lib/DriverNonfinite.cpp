@@ -1,0 +1,45 @@
+//===- DriverNonfinite.cpp - Reporting a step with non-finite values ------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+namespace pipewave::runtime {
+
+bool Driver::reportNonfinite(const Executor &executor, int64_t step) {
+  std::vector<std::string> found =
+      backend->gather(executor.nonfiniteFinding(), 0);
+  bool stop = options.onNonfinite == NonfinitePolicy::Stop;
+  if (backend->rank() != 0)
+    return !stop;
+  std::string what = "a value", where;
+  for (size_t r = 0; r < found.size(); ++r)
+    if (!found[r].empty()) {
+      what = found[r];
+      if (found.size() > 1)
+        where = " on rank " + std::to_string(r);
+      break;
+    }
+  std::string text =
+      "step " + std::to_string(step) + ": " + what + where + " is not finite";
+  std::string before = "step " + std::to_string(step - 1);
+  if (!stop)
+    text += "; its updates were skipped (--on-nonfinite skip): the "
+            "parameters stay those after " +
+            before;
+  else if (executor.usesGraphs())
+    text += "; stopping. Its updates ran inside the step's CUDA graph; "
+            "nothing after " +
+            before + " was saved";
+  else
+    text += "; stopping before its updates: the parameters are those after " +
+            before +
+            " and nothing of this step was saved (--on-nonfinite skip drops "
+            "such a step and goes on)";
+  report(nullptr, text);
+  return !stop;
+}
+
+} // namespace pipewave::runtime
