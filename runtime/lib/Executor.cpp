@@ -343,13 +343,17 @@ void Executor::beginStep() {
       device.fill(compute, st.flatGrad, 0, st.flatCount * sizeof(float));
 }
 
-void Executor::endStep() {
+void Executor::awaitTransfers() {
   for (size_t p = 0; p < slots.size(); ++p)
     for (size_t k = 0; k < slots[p].size(); ++k) {
       SlotRef ref{static_cast<int>(p), static_cast<int>(k)};
       awaitRecv(ref);
       awaitSends(ref);
     }
+}
+
+void Executor::endStep() {
+  awaitTransfers();
   if (!shared && !outputTensors.empty()) {
     // The outputs, once complete, on the transfer stream.
     device.record(outputsDone, compute);
@@ -424,9 +428,15 @@ void Executor::runStep() {
     for (SlotRef ref : current.release)
       awaitRecv(ref);
   }
-  if (checkFirst && !agreeNonfinite())
-    for (int i : updates)
-      optimizerStep(i);
+  // The step's messages are delivered first: the agreement is a collective
+  // over all ranks, which some backends (NCCL) cannot overlap with pending
+  // point-to-point transfers.
+  if (checkFirst) {
+    awaitTransfers();
+    if (!agreeNonfinite())
+      for (int i : updates)
+        optimizerStep(i);
+  }
   endStep();
   // A graph's updates ran with the step: the check can only report.
   if (nonfinite != NonfinitePolicy::Off && graphs && !model.forward_only)

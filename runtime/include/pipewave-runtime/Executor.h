@@ -269,6 +269,8 @@ private:
   /// ranks' agreement: true when some rank found one.
   std::string findNonfinite();
   bool agreeNonfinite();
+  /// Waits for every receive and send of the step (endStep() starts so).
+  void awaitTransfers();
   /// Activation memory accounting (peakActivationBytes()): per stage, what
   /// F(s, m) keeps for the backward and what I(s, m) keeps for W; the bytes
   /// kept now and the most so far.
