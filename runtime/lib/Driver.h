@@ -106,10 +106,16 @@ private:
   void restoreState(Executor &executor);
   void saveCheckpoint(Executor &executor, int64_t step, int64_t nextPosition);
 
-  // DriverNonfinite.cpp
+  // DriverStops.cpp
   /// After a step the ranks found a non-finite value in (collective): rank
   /// 0 says what and where; true to go on (--on-nonfinite skip).
   bool reportNonfinite(const Executor &executor, int64_t step);
+
+  /// After step `step` the ranks agreed a stop signal arrived: writes a
+  /// checkpoint of it with --checkpoint-on-signal (unless `saved`), rank 0
+  /// says so; returns 128 + `signo`.
+  int stopOnSignal(Executor &executor, int64_t step, int signo, bool saved,
+                   int64_t nextPosition);
 
   // DriverOutputs.cpp
   void prepareOutputs();

@@ -42,6 +42,7 @@
 #include "pipewave-runtime/LaunchEnv.h"
 #include "pipewave-runtime/ModelCheck.h"
 #include "pipewave-runtime/NcclBackend.h"
+#include "pipewave-runtime/Signals.h"
 #include "pipewave-runtime/Trace.h"
 
 #include <algorithm>
@@ -322,6 +323,7 @@ int Driver::execute() {
              "note: --cuda-graph: " + why + "; running without a graph");
   }
 
+  catchStopSignals();
   backend->barrier("the other ranks to start");
   if (trace)
     trace->start(backend->now());
@@ -336,16 +338,22 @@ int Driver::execute() {
     testhooks::beforeStep(backend->rank(), k);
     executor.runStep();
     // The step time is the longest any rank spent in it (each rank measures
-    // from leaving the barrier to finishing its actions).
-    double ms = (backend->now() - begin) * 1e3;
-    backend->wait(backend->iallreduce(&ms, 1, PW_F64, ReduceOp::Max, {}),
+    // from leaving the barrier to finishing its actions); with it, whether
+    // a rank was asked to stop (Signals.h).
+    double agreed[2] = {(backend->now() - begin) * 1e3,
+                        static_cast<double>(pendingStopSignal())};
+    backend->wait(backend->iallreduce(agreed, 2, PW_F64, ReduceOp::Max, {}),
                   "the other ranks to finish step " + std::to_string(k));
+    double ms = agreed[0];
+    int stopSignal = static_cast<int>(agreed[1]);
     times.push_back(ms);
     if (!training) {
       if (isOutputRank)
         printLine("step " + std::to_string(k) + ": " +
                   formatDouble("%.3f", ms) + " ms" +
                   formatEta(times, k, options.steps));
+      if (stopSignal && k < options.steps)
+        return stopOnSignal(executor, step, stopSignal, false, 0);
       continue;
     }
     // The global loss: the sum over replicas of each replica's sum over its
@@ -366,10 +374,14 @@ int Driver::execute() {
     }
     if (executor.lastStepNonfinite() && !reportNonfinite(executor, step))
       return ExitFailure;
-    if (!options.checkpointDir.empty() &&
-        (k == options.steps ||
-         (options.checkpointEvery > 0 && step % options.checkpointEvery == 0)))
+    bool saved = !options.checkpointDir.empty() &&
+                 (k == options.steps || (options.checkpointEvery > 0 &&
+                                         step % options.checkpointEvery == 0));
+    if (saved)
       saveCheckpoint(executor, step, (position + 1) % dataBatches);
+    if (stopSignal && k < options.steps)
+      return stopOnSignal(executor, step, stopSignal, saved,
+                          (position + 1) % dataBatches);
   }
   if (isOutputRank && times.size() > 1)
     printSummary(times);

@@ -105,11 +105,15 @@ Options parseOptions(int argc, char **argv) {
       options.cudaGraph = true;
       continue;
     }
-    if (name == "--nesterov" || name == "--resume") {
+    if (name == "--nesterov" || name == "--resume" ||
+        name == "--checkpoint-on-signal") {
       if (hasValue)
         usageError(name + " takes no value");
       if (name == "--nesterov") {
         options.optimizer.nesterov = true;
+        options.trainingOptions.push_back(name);
+      } else if (name == "--checkpoint-on-signal") {
+        options.checkpointOnSignal = true;
         options.trainingOptions.push_back(name);
       } else {
         options.resume = true;
@@ -202,9 +206,13 @@ Options parseOptions(int argc, char **argv) {
       (opt.momentum != 0 || opt.dampening != 0 || opt.nesterov))
     usageError("--momentum, --dampening and --nesterov apply to "
                "--optimizer sgd; Adam's are --betas");
-  if ((options.resume || options.checkpointEvery > 0) &&
+  if ((options.resume || options.checkpointEvery > 0 ||
+       options.checkpointOnSignal) &&
       options.checkpointDir.empty())
-    usageError(std::string(options.resume ? "--resume" : "--checkpoint-every") +
+    usageError(std::string(options.resume ? "--resume"
+                           : options.checkpointEvery > 0
+                               ? "--checkpoint-every"
+                               : "--checkpoint-on-signal") +
                " needs --checkpoint-dir DIR");
   return options;
 }
@@ -281,7 +289,10 @@ std::string usage(const char *program, const pw_model &model) {
       " the last step)\n"
       "  --checkpoint-every K    ... and every K steps\n"
       "  --resume                continue from the latest complete checkpoint"
-      " in DIR\n\n"
+      " in DIR\n"
+      "  --checkpoint-on-signal  on SIGTERM or SIGINT, write a checkpoint of "
+      "the last\n"
+      "                          completed step before stopping\n\n"
       "  --print-ranks           print the number of ranks and exit\n"
       "  --print-plan            print every rank's buffer plan and exit\n"
       "  --print-memory          after the run, print every rank's peak "

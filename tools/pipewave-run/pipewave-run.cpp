@@ -29,9 +29,15 @@
 // once they have all exited (zombies left unreaped) and mpirun is still
 // there kGraceSeconds later, it kills mpirun and exits with the first
 // failing rank's status (0 if they all succeeded). If mpirun dies of a
-// signal, pipewave-run says so and exits 128 + the signal. SIGTERM/SIGHUP
-// are forwarded to mpirun; SIGINT/SIGQUIT from the terminal reach mpirun
-// directly and are ignored here.
+// signal, pipewave-run says so and exits 128 + the signal.
+//
+// Signals. SIGTERM, SIGINT and SIGHUP sent to pipewave-run go to the ranks
+// (SIGHUP as SIGTERM), which they turn into a clean stop after the current step
+// (with a checkpoint of it under --checkpoint-on-signal; docs/runtime.md);
+// mpirun is signalled only if they are still running kStopSeconds later,
+// or on a second signal. SIGQUIT is ignored here. A Ctrl-C at the terminal
+// also reaches mpirun itself, which sends the ranks SIGTERM and SIGKILL
+// after Open MPI's odls_base_sigkill_timeout (1 s by default).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +62,8 @@ constexpr int kUsageExit = 2;
 
 /// How long mpirun may linger after all its children have exited.
 constexpr double kGraceSeconds = 5.0;
+/// How long the ranks may take to stop after a forwarded signal.
+constexpr double kStopSeconds = 30.0;
 
 void usage(FILE *out) {
   std::fputs(
@@ -193,6 +201,8 @@ struct Children {
   /// once one fails), else 0.
   int firstFailure = 0;
   bool readable = false;
+  /// The live ones.
+  std::vector<pid_t> livePids;
 };
 
 Children childrenOf(pid_t parent) {
@@ -229,6 +239,7 @@ Children childrenOf(pid_t parent) {
       continue;
     if (fields[0] != "Z" && fields[0] != "X") {
       ++children.live;
+      children.livePids.push_back(static_cast<pid_t>(pid));
       continue;
     }
     ++children.exited;
@@ -264,7 +275,7 @@ int supervise(std::vector<char *> &args) {
   ignore.sa_handler = SIG_IGN;
   forward.sa_handler = onForwardedSignal;
   struct sigaction oldInt, oldQuit;
-  sigaction(SIGINT, &ignore, &oldInt);
+  sigaction(SIGINT, &forward, &oldInt);
   sigaction(SIGQUIT, &ignore, &oldQuit);
   sigaction(SIGTERM, &forward, nullptr);
   sigaction(SIGHUP, &forward, nullptr);
@@ -285,6 +296,7 @@ int supervise(std::vector<char *> &args) {
 
   bool sawRanks = false;
   double allExitedSince = -1;
+  double stopAskedAt = -1;
   while (true) {
     int status = 0;
     pid_t done = waitpid(child, &status, WNOHANG);
@@ -296,11 +308,33 @@ int supervise(std::vector<char *> &args) {
     }
     if (done < 0 && errno != EINTR)
       fail("waitpid failed: " + std::string(std::strerror(errno)));
+    Children children = childrenOf(child);
     if (forwardedSignal) {
-      kill(child, forwardedSignal);
+      // The first one asks the ranks to stop cleanly; a second one, or
+      // ranks not started yet, go to mpirun.
+      if (stopAskedAt < 0 && !children.livePids.empty()) {
+        std::fprintf(stderr,
+                     "pipewave-run: %s: asking the ranks to stop after their "
+                     "current step\n",
+                     strsignal(forwardedSignal));
+        int toRanks = forwardedSignal == SIGINT ? SIGINT : SIGTERM;
+        for (pid_t rank : children.livePids)
+          kill(rank, toRanks);
+        stopAskedAt = now();
+      } else {
+        kill(child, SIGTERM);
+      }
       forwardedSignal = 0;
     }
-    Children children = childrenOf(child);
+    if (stopAskedAt >= 0 && now() - stopAskedAt > kStopSeconds &&
+        children.live > 0) {
+      std::fprintf(stderr,
+                   "pipewave-run: the ranks were still running %g s after "
+                   "being asked to stop; ending the job\n",
+                   kStopSeconds);
+      kill(child, SIGTERM);
+      stopAskedAt = now();
+    }
     if (children.live > 0) {
       sawRanks = true;
       allExitedSince = -1;

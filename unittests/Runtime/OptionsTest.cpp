@@ -128,6 +128,11 @@ TEST(OptionsTest, RejectsBadTrainingOptions) {
   EXPECT_NE(PW_ERROR_OF(parse({"--checkpoint-every", "3"}))
                 .find("--checkpoint-every needs --checkpoint-dir DIR"),
             std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--checkpoint-on-signal"}))
+                .find("--checkpoint-on-signal needs --checkpoint-dir DIR"),
+            std::string::npos);
+  EXPECT_TRUE(parse({"--checkpoint-on-signal", "--checkpoint-dir", "ck"})
+                  .checkpointOnSignal);
   EXPECT_NE(PW_ERROR_OF(parse({"--on-nonfinite", "ignore"}))
                 .find("--on-nonfinite expects stop or skip, got 'ignore'"),
             std::string::npos);

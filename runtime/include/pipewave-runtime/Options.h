@@ -60,6 +60,9 @@ struct Options {
   std::string checkpointDir;
   int checkpointEvery = 0;
   bool resume = false;
+  /// --checkpoint-on-signal: SIGTERM or SIGINT stops the run after the
+  /// current step with a checkpoint of it (Signals.h).
+  bool checkpointOnSignal = false;
 };
 
 /// Parses argv[1..argc). Throws Error (ExitUsage) on a bad command line.

@@ -1,10 +1,12 @@
-//===- DriverNonfinite.cpp - Reporting a step with non-finite values ------===//
+//===- DriverStops.cpp - Steps that stop the run: NaNs and signals --------===//
 //
 // Part of the pipewave project.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+
+#include "pipewave-runtime/Signals.h"
 
 namespace pipewave::runtime {
 
@@ -40,6 +42,24 @@ bool Driver::reportNonfinite(const Executor &executor, int64_t step) {
             "such a step and goes on)";
   report(nullptr, text);
   return !stop;
+}
+
+int Driver::stopOnSignal(Executor &executor, int64_t step, int signo,
+                         bool saved, int64_t nextPosition) {
+  bool save = training && options.checkpointOnSignal && !saved;
+  if (save)
+    saveCheckpoint(executor, step, nextPosition);
+  if (rank == 0) {
+    std::string text = "a rank received " + signalName(signo) +
+                       ": stopped after step " + std::to_string(step);
+    if (training && (saved || save))
+      text += " (its checkpoint is complete)";
+    else if (training)
+      text += " without a checkpoint of it (--checkpoint-on-signal writes "
+              "one)";
+    report(nullptr, text);
+  }
+  return 128 + signo;
 }
 
 } // namespace pipewave::runtime
