@@ -104,7 +104,13 @@ private:
   // DriverCheckpoint.cpp
   void resume();
   void restoreState(Executor &executor);
-  void saveCheckpoint(Executor &executor, int64_t step, int64_t nextPosition);
+  /// Collective. False (rank 0 has said why) when a rank could not write
+  /// its file or rank 0 the manifest: the run stops.
+  bool saveCheckpoint(Executor &executor, int64_t step, int64_t nextPosition);
+  /// Rank 0: the manifest of the rank files `reports` describe.
+  void writeManifest(const std::string &stepDir, int64_t step,
+                     int64_t nextPosition,
+                     const std::vector<std::string> &reports);
 
   // DriverStops.cpp
   /// After a step the ranks found a non-finite value in (collective): rank

@@ -155,7 +155,13 @@ void Driver::restoreState(Executor &executor) {
   resumedState.clear();
 }
 
-void Driver::saveCheckpoint(Executor &executor, int64_t step,
+namespace {
+/// Starts the report of a rank that could not write its file (the others
+/// report "BYTES HASH", see encodeFileReport()).
+constexpr char kFailedReport = '!';
+} // namespace
+
+bool Driver::saveCheckpoint(Executor &executor, int64_t step,
                             int64_t nextPosition) {
   std::string stepDir = checkpointStepDir(options.checkpointDir, step);
   executor.downloadParameters();
@@ -185,13 +191,46 @@ void Driver::saveCheckpoint(Executor &executor, int64_t step,
     info.optimizerSteps.emplace_back(
         program.stages[k], executor.optimizerSteps(program.stages[k]));
   info.dataPosition = nextPosition;
-  CheckpointFile file =
-      writeCheckpointFile(stepDir, rank, tensors, rankFileMetadata(info));
+  // A rank that cannot write its file (a full disk, a directory it may not
+  // write) reports it instead; every rank then stops.
+  std::string report;
+  try {
+    report = encodeFileReport(
+        writeCheckpointFile(stepDir, rank, tensors, rankFileMetadata(info)));
+  } catch (const Error &error) {
+    report = std::string(1, kFailedReport) + error.what();
+  }
 
   // Rank 0 writes the manifest once every rank's file is on disk.
-  std::vector<std::string> all = backend->gather(encodeFileReport(file), 0);
-  if (rank != 0)
-    return;
+  std::vector<std::string> all = backend->gather(report, 0);
+  std::string problem;
+  if (rank == 0) {
+    for (size_t r = 0; r < all.size() && problem.empty(); ++r)
+      if (!all[r].empty() && all[r][0] == kFailedReport)
+        problem = (all.size() > 1 ? "rank " + std::to_string(r) + ": " : "") +
+                  all[r].substr(1);
+    if (problem.empty()) {
+      try {
+        writeManifest(stepDir, step, nextPosition, all);
+      } catch (const Error &error) {
+        problem = error.what();
+      }
+    }
+  }
+  if (backend->agree(problem.empty()))
+    return true;
+  if (rank == 0)
+    pipewave::runtime::report(
+        nullptr, "checkpoint of step " + std::to_string(step) +
+                     " failed: " + problem +
+                     "; stopping. The checkpoints completed before it are "
+                     "intact (--resume skips this incomplete one)");
+  return false;
+}
+
+void Driver::writeManifest(const std::string &stepDir, int64_t step,
+                           int64_t nextPosition,
+                           const std::vector<std::string> &reports) {
   CheckpointManifest manifest;
   manifest.step = step;
   manifest.dataPosition = nextPosition;
@@ -204,8 +243,8 @@ void Driver::saveCheckpoint(Executor &executor, int64_t step,
   manifest.replicas = numReplicas(model);
   manifest.rankStages = rankStages(model);
   manifest.optimizer = describeOptimizer(options.optimizer);
-  for (int r = 0; r < static_cast<int>(all.size()); ++r)
-    manifest.files.push_back(decodeFileReport(all[r], r));
+  for (int r = 0; r < static_cast<int>(reports.size()); ++r)
+    manifest.files.push_back(decodeFileReport(reports[r], r));
   testhooks::beforeManifest(backend.get(), step);
   writeCheckpointManifest(stepDir, manifest);
   printLine("checkpoint: " + stepDir);

@@ -6,6 +6,7 @@
 
 #include "Driver.h"
 
+#include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/Signals.h"
 
 namespace pipewave::runtime {
@@ -47,8 +48,8 @@ bool Driver::reportNonfinite(const Executor &executor, int64_t step) {
 int Driver::stopOnSignal(Executor &executor, int64_t step, int signo,
                          bool saved, int64_t nextPosition) {
   bool save = training && options.checkpointOnSignal && !saved;
-  if (save)
-    saveCheckpoint(executor, step, nextPosition);
+  if (save && !saveCheckpoint(executor, step, nextPosition))
+    return ExitFailure;
   if (rank == 0) {
     std::string text = "a rank received " + signalName(signo) +
                        ": stopped after step " + std::to_string(step);

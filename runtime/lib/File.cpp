@@ -7,6 +7,8 @@
 #include "pipewave-runtime/File.h"
 #include "pipewave-runtime/Error.h"
 
+#include "TestHooks.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -84,7 +86,8 @@ void writeFileAtomic(const std::string &path, const Chunks &chunks) {
     const char *p = static_cast<const char *>(data);
     size_t left = size;
     while (left > 0) {
-      ssize_t put = ::write(fd, p, left);
+      ssize_t put = testhooks::noSpaceFor(temp) ? (errno = ENOSPC, -1)
+                                                : ::write(fd, p, left);
       if (put < 0 && errno == EINTR)
         continue;
       if (put <= 0)

@@ -377,8 +377,8 @@ int Driver::execute() {
     bool saved = !options.checkpointDir.empty() &&
                  (k == options.steps || (options.checkpointEvery > 0 &&
                                          step % options.checkpointEvery == 0));
-    if (saved)
-      saveCheckpoint(executor, step, (position + 1) % dataBatches);
+    if (saved && !saveCheckpoint(executor, step, (position + 1) % dataBatches))
+      return ExitFailure;
     if (stopSignal && k < options.steps)
       return stopOnSignal(executor, step, stopSignal, saved,
                           (position + 1) % dataBatches);

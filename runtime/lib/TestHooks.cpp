@@ -35,4 +35,9 @@ void beforeStep(int rank, int64_t step) {
               " fails before step " + std::to_string(step));
 }
 
+bool noSpaceFor(const std::string &path) {
+  const char *text = std::getenv("PW_TEST_NO_SPACE");
+  return text && *text && path.find(text) != std::string::npos;
+}
+
 } // namespace pipewave::runtime::testhooks

@@ -15,6 +15,7 @@
 #define PIPEWAVE_RUNTIME_LIB_TESTHOOKS_H
 
 #include <cstdint>
+#include <string>
 
 namespace pipewave::runtime {
 
@@ -29,9 +30,13 @@ void beforeManifest(const Backend *backend, int64_t step);
 /// PW_TEST_FAIL_RANK=R with PW_TEST_FAIL_STEP=K (default 1): rank R throws
 /// an Error before step K of this run, as a rank whose stage code failed.
 void beforeStep(int rank, int64_t step);
+/// PW_TEST_NO_SPACE=TEXT: writing a file whose path contains TEXT fails
+/// with ENOSPC, as on a full disk.
+bool noSpaceFor(const std::string &path);
 #else
 inline void beforeManifest(const Backend *, int64_t) {}
 inline void beforeStep(int, int64_t) {}
+inline bool noSpaceFor(const std::string &) { return false; }
 #endif
 
 } // namespace testhooks
