@@ -18,6 +18,7 @@
 #define PIPEWAVE_RUNTIME_LIB_DRIVER_H
 
 #include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Checkpoint.h"
 #include "pipewave-runtime/Device.h"
 #include "pipewave-runtime/ExecPlan.h"
 #include "pipewave-runtime/Executor.h"
@@ -27,6 +28,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -103,6 +105,17 @@ private:
 
   // DriverCheckpoint.cpp
   void resume();
+  /// The step, data position and rank 0's message of a resumed checkpoint.
+  void finishResume(const std::string &stepDir,
+                    const CheckpointManifest &manifest);
+  // DriverRelayout.cpp
+  /// Resuming a checkpoint of other stages or ranks: reads this rank's
+  /// parameters and optimizer state by name from every rank file;
+  /// `refuse(message)` throws.
+  void
+  resumeAcrossLayouts(const std::string &stepDir,
+                      const CheckpointManifest &manifest,
+                      const std::function<void(const std::string &)> &refuse);
   void restoreState(Executor &executor);
   /// Collective. False (rank 0 has said why) when a rank could not write
   /// its file or rank 0 the manifest: the run stops.

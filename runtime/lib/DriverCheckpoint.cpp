@@ -44,18 +44,27 @@ void Driver::resume() {
     refuse(error.what());
   }
   std::string manifestPath = stepDir + "/manifest.json";
-  std::vector<std::vector<int>> layout = rankStages(model);
-  if (manifest.numStages != model.num_stages || manifest.rankStages != layout)
-    refuse("it was written for " + std::to_string(manifest.numStages) +
-           " stages on ranks " + describeRankStages(manifest.rankStages) +
-           " but this binary has " + std::to_string(model.num_stages) +
-           " stages on ranks " + describeRankStages(layout) +
-           " (resuming needs the same stages on every rank)");
   std::string optimizer = describeOptimizer(options.optimizer);
   if (manifest.optimizer != optimizer)
     refuse("it was written with optimizer '" + manifest.optimizer +
            "' but this run uses '" + optimizer +
            "' (give the same --optimizer and hyper-parameters to resume)");
+  std::vector<std::vector<int>> layout = rankStages(model);
+  if (manifest.numStages != model.num_stages || manifest.rankStages != layout) {
+    // Other stages or ranks: re-partitioned by parameter name.
+    resumeAcrossLayouts(stepDir, manifest, refuse);
+    finishResume(stepDir, manifest);
+    if (rank == 0)
+      report(nullptr, "note: the checkpoint was written for " +
+                          std::to_string(manifest.numStages) +
+                          " stages on ranks " +
+                          describeRankStages(manifest.rankStages) +
+                          "; its parameters and optimizer state were "
+                          "re-partitioned by name for " +
+                          std::to_string(model.num_stages) +
+                          " stages on ranks " + describeRankStages(layout));
+    return;
+  }
   const CheckpointFile *entry = nullptr;
   for (const CheckpointFile &file : manifest.files)
     if (file.rank == rank)
@@ -123,6 +132,11 @@ void Driver::resume() {
            "', fingerprint " + manifest.fingerprint + ") than this one ('" +
            std::string(model.name ? model.name : "") + "', fingerprint " +
            fingerprint + "): the parameters' names, shapes or stages differ");
+  finishResume(stepDir, manifest);
+}
+
+void Driver::finishResume(const std::string &stepDir,
+                          const CheckpointManifest &manifest) {
   startStep = manifest.step;
   dataPosition = manifest.dataPosition % dataBatches;
   if (rank == 0) {

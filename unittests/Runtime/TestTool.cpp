@@ -29,7 +29,7 @@
 //     equal within TOLERANCE (times max(1, |value|); 0: bit-identical),
 //     and the same step; a tensor in
 //     several rank files (replicas) must be identical in all of them.
-//   pw-test-tool corrupt STEPDIR DESTDIR truncate|reshape
+//   pw-test-tool corrupt STEPDIR DESTDIR truncate|reshape|rename
 //     copies checkpoint STEPDIR into DESTDIR and truncates rank-1's file by
 //     100 bytes, or rewrites rank-0's file with tensor w0 reshaped to [4].
 //
@@ -357,7 +357,7 @@ int corrupt(const std::string &stepDir, const std::string &destDir,
       bytes.resize(bytes.size() - 100);
     writeFileAtomic(dest + "/" + file.name, {{bytes.data(), bytes.size()}});
   }
-  if (mode == "reshape") {
+  if (mode == "reshape" || mode == "rename") {
     SafetensorsReader reader(dest + "/rank-0.safetensors");
     std::vector<HostTensor> tensors;
     std::vector<SafetensorsTensorRef> refs;
@@ -366,11 +366,21 @@ int corrupt(const std::string &stepDir, const std::string &destDir,
     for (size_t k = 0; k < tensors.size(); ++k) {
       SafetensorsTensorRef ref{reader.entries()[k].name, tensors[k].dtype,
                                tensors[k].shape, tensors[k].data()};
-      if (ref.name == "w0")
+      if (ref.name == "w0" && mode == "reshape")
         ref.shape = {ref.shape[0] / 2};
+      if (ref.name == "w0" && mode == "rename")
+        ref.name = "w9";
       refs.push_back(ref);
     }
     writeSafetensors(dest + "/rank-0.safetensors", refs, reader.metadata());
+    // rename: the manifest vouches for the new file (another model's
+    // checkpoint, not a damaged one).
+    for (CheckpointFile &file : manifest.files)
+      if (file.rank == 0 && mode == "rename") {
+        CheckpointFile hashed = hashFile(dest + "/rank-0.safetensors");
+        file.bytes = hashed.bytes;
+        file.hash = hashed.hash;
+      }
   } else if (mode != "truncate") {
     throw Error("unknown mode " + mode);
   }
@@ -405,7 +415,7 @@ int main(int argc, char **argv) {
                          "MICROBATCHES | train-fixtures DIR | compare-logs A "
                          "B TOL | compare-reference LOG FIXTURES OPT LR "
                          "MOMENTUM TOL | compare-checkpoints A B TOL | "
-                         "corrupt STEPDIR DEST truncate|reshape\n");
+                         "corrupt STEPDIR DEST truncate|reshape|rename\n");
     return 2;
   } catch (const Error &error) {
     std::fprintf(stderr, "pw-test-tool: %s\n", error.what());
