@@ -5,7 +5,7 @@
 // RUN: not pipewave-opt %s -split-input-file --sched-simulate="entry=train" 2>&1 | FileCheck %s --check-prefix=ENTRY
 // RUN: not pipewave-opt %s -split-input-file --sched-simulate="trace=%t.missing-dir/t.json" 2>&1 | FileCheck %s --check-prefix=WRITE
 
-// DEVICE: error: sched-simulate: unknown device 'tpu' (cpu, v100, a100, h100, h200 or a .json device file)
+// DEVICE: error: sched-simulate: unknown device 'tpu' (cpu, v100, a100, h100, h200, a calibrated device or a .json device file)
 // MEMORY: error: sched-simulate: memory= expects a size such as 16GiB, got 'lots'
 // PERNODE: error: sched-simulate: devices-per-node must be at least 1, got 0
 // ENTRY: error: sched-simulate: entry function '@train' with a body of one block not found (set the pass option entry=NAME)
