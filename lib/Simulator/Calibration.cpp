@@ -18,6 +18,25 @@ double over(double amount, double rate) { return rate > 0 ? amount / rate : 0; }
 
 } // namespace
 
+double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes) {
+  if (table.empty())
+    return 0;
+  if (bytes <= table.front().bytes)
+    return table.front().bytesPerSecond;
+  for (size_t i = 1; i < table.size(); ++i) {
+    const BandwidthPoint &lo = table[i - 1], &hi = table[i];
+    if (bytes > hi.bytes)
+      continue;
+    if (!(lo.bytesPerSecond > 0 && hi.bytesPerSecond > 0 &&
+          hi.bytes > lo.bytes))
+      return hi.bytesPerSecond;
+    double f = std::log(bytes / lo.bytes) / std::log(hi.bytes / lo.bytes);
+    return std::exp((1 - f) * std::log(lo.bytesPerSecond) +
+                    f * std::log(hi.bytesPerSecond));
+  }
+  return table.back().bytesPerSecond;
+}
+
 double Calibration::matmulFlopsPerSecond(double m, double n, double k) const {
   double weightSum = 0, logSum = 0;
   for (const MatmulPoint &point : matmul) {
@@ -46,12 +65,13 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
     return opSeconds + over(op.flops, rate > 0 ? rate : peakFlops);
   }
   case OpClass::Elementwise:
-    return opSeconds + std::max(over(op.bytes, elementwiseBytesPerSecond),
-                                over(op.flops, elementwiseFlopsPerSecond));
+    return opSeconds +
+           std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
+                    over(op.flops, elementwiseFlopsPerSecond));
   case OpClass::Reduction:
-    return opSeconds + over(op.bytes, reductionBytesPerSecond);
+    return opSeconds + over(op.bytes, bandwidthAt(reduction, op.bytes));
   case OpClass::Movement:
-    return opSeconds + over(op.bytes, movementBytesPerSecond);
+    return opSeconds + over(op.bytes, bandwidthAt(movement, op.bytes));
   case OpClass::Other:
     break;
   }
@@ -60,7 +80,8 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
 }
 
 double Calibration::optimizerStepSeconds(double parameterBytes) const {
-  return optimizerSeconds + over(parameterBytes, optimizerBytesPerSecond);
+  return optimizerSeconds +
+         over(parameterBytes, bandwidthAt(optimizer, parameterBytes));
 }
 
 } // namespace pipewave::sim

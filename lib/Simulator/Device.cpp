@@ -171,15 +171,11 @@ bool readCalibration(const JsonValue &object, Calibration &out,
     return false;
   out.cores = static_cast<int>(cores);
   for (auto [key, field] :
-       {std::pair<const char *, double *>{"elementwiseBytesPerSecond",
-                                          &out.elementwiseBytesPerSecond},
-        {"elementwiseFlopsPerSecond", &out.elementwiseFlopsPerSecond},
-        {"reductionBytesPerSecond", &out.reductionBytesPerSecond},
-        {"movementBytesPerSecond", &out.movementBytesPerSecond},
+       {std::pair<const char *, double *>{"elementwiseFlopsPerSecond",
+                                          &out.elementwiseFlopsPerSecond},
         {"opSeconds", &out.opSeconds},
         {"actionSeconds", &out.actionSeconds},
-        {"optimizerSeconds", &out.optimizerSeconds},
-        {"optimizerBytesPerSecond", &out.optimizerBytesPerSecond}})
+        {"optimizerSeconds", &out.optimizerSeconds}})
     if (!readNumber(object, key, *field, error))
       return false;
   if (object.find("allReduce")) {
@@ -188,6 +184,33 @@ bool readCalibration(const JsonValue &object, Calibration &out,
       return false;
     out.allReduceBytesPerSecond = link.bytesPerSecond;
     out.allReduceLatencySeconds = link.latencySeconds;
+  }
+  for (auto [key, field] :
+       {std::pair<const char *, std::vector<BandwidthPoint> *>{
+            "elementwise", &out.elementwise},
+        {"reduction", &out.reduction},
+        {"movement", &out.movement},
+        {"optimizer", &out.optimizer}}) {
+    const JsonValue *sizes = object.find(key);
+    if (!sizes || !sizes->isArray()) {
+      error = std::string("missing array '") + key + "'";
+      return false;
+    }
+    for (const JsonValue &entry : sizes->array) {
+      BandwidthPoint point;
+      if (!entry.isObject() ||
+          !readNumber(entry, "bytes", point.bytes, error) ||
+          !readNumber(entry, "bytesPerSecond", point.bytesPerSecond, error)) {
+        error = std::string(key) + ": " +
+                (error.empty() ? "an entry is not an object" : error);
+        return false;
+      }
+      if (!field->empty() && !(point.bytes > field->back().bytes)) {
+        error = std::string(key) + ": sizes must increase";
+        return false;
+      }
+      field->push_back(point);
+    }
   }
   const JsonValue *table = object.find("matmul");
   if (!table || !table->isArray()) {
@@ -396,18 +419,28 @@ std::string toJson(const DeviceSpec &device) {
   out += ",\n  \"calibration\": {\n";
   out += "    \"cores\": " + jsonNumber(c.cores) + ",\n";
   for (auto [key, value] :
-       {std::pair<const char *, double>{"elementwiseBytesPerSecond",
-                                        c.elementwiseBytesPerSecond},
-        {"elementwiseFlopsPerSecond", c.elementwiseFlopsPerSecond},
-        {"reductionBytesPerSecond", c.reductionBytesPerSecond},
-        {"movementBytesPerSecond", c.movementBytesPerSecond},
+       {std::pair<const char *, double>{"elementwiseFlopsPerSecond",
+                                        c.elementwiseFlopsPerSecond},
         {"opSeconds", c.opSeconds},
         {"actionSeconds", c.actionSeconds},
-        {"optimizerSeconds", c.optimizerSeconds},
-        {"optimizerBytesPerSecond", c.optimizerBytesPerSecond}})
+        {"optimizerSeconds", c.optimizerSeconds}})
     out += std::string("    \"") + key + "\": " + jsonNumber(value) + ",\n";
   out += "    \"allReduce\": " +
          link({c.allReduceBytesPerSecond, c.allReduceLatencySeconds}) + ",\n";
+  for (auto [key, table] :
+       {std::pair<const char *, const std::vector<BandwidthPoint> *>{
+            "elementwise", &c.elementwise},
+        {"reduction", &c.reduction},
+        {"movement", &c.movement},
+        {"optimizer", &c.optimizer}}) {
+    out += std::string("    \"") + key + "\": [";
+    for (size_t i = 0; i < table->size(); ++i)
+      out += std::string(i ? ", " : "") +
+             "{ \"bytes\": " + jsonNumber((*table)[i].bytes) +
+             ", \"bytesPerSecond\": " + jsonNumber((*table)[i].bytesPerSecond) +
+             " }";
+    out += "],\n";
+  }
   out += "    \"matmul\": [";
   for (size_t i = 0; i < c.matmul.size(); ++i) {
     const MatmulPoint &p = c.matmul[i];

@@ -19,9 +19,10 @@
 //                              compiler fuses, as it fuses them in models)
 //   matmul                     rate of x [M, K] times [1, K, N] for small,
 //                              skinny and square shapes
-//   elementwise*, reduction*,  one tosa.add, tosa.exp, reduce_sum and
-//   movement*                  transpose each on a few MiB
-//   optimizer*                 Adam step of a small and a 4 MiB parameter
+//   elementwise, reduction,    one tosa.add, reduce_sum and transpose
+//   movement                   each of 64x64 to 1024x1024 floats
+//   elementwiseFlopsPerSecond  one tosa.exp (8 flops an element)
+//   optimizer*                 Adam steps of 8x8 to 1024x1024 parameters
 //   intraNode, allReduce       ping-pong and all-reduce between two ranks
 //   cores                      the cores this process may run on
 //
@@ -197,33 +198,42 @@ int main(int argc, char **argv) {
   report("per action", c.actionSeconds * 1e6, "us");
   report("per op", c.opSeconds * 1e6, "us");
 
-  // Bandwidths on a few MiB.
-  const int64_t rows = quick ? 128 : 512, cols = 1024;
-  double elements = static_cast<double>(rows * cols);
-  // One op each: the compiler fuses chains of element-wise ops.
-  const int adds = 1, exps = 1;
-  double fixed = c.actionSeconds;
-  double add =
-      timeOf(runner, elementwiseChain("tosa.add", rows, cols, adds), "add")
-          .forward;
-  c.elementwiseBytesPerSecond =
-      adds * 3 * 4 * elements / positive(add - fixed - adds * c.opSeconds);
-  report("element-wise", c.elementwiseBytesPerSecond * 1e-9, "GB/s");
+  // Bandwidths by size, from in-cache to a few MiB; one op each (the
+  // compiler fuses chains of element-wise ops).
+  double fixed = c.actionSeconds + c.opSeconds;
+  std::vector<int64_t> sides =
+      quick ? std::vector<int64_t>{64, 512}
+            : std::vector<int64_t>{64, 128, 256, 512, 1024};
+  for (int64_t side : sides) {
+    double elements = static_cast<double>(side * side);
+    std::string size = std::to_string(side) + "x" + std::to_string(side);
+    double add = timeOf(runner, elementwiseChain("tosa.add", side, side, 1),
+                        "add-" + size)
+                     .forward;
+    c.elementwise.push_back(
+        {12 * elements, 12 * elements / positive(add - fixed)});
+    double reduce =
+        timeOf(runner, reduction(side, side), "reduce-" + size).forward;
+    double reduced = 4 * (elements + side);
+    c.reduction.push_back({reduced, reduced / positive(reduce - fixed)});
+    double move =
+        timeOf(runner, transpose(side, side), "transpose-" + size).forward;
+    c.movement.push_back({8 * elements, 8 * elements / positive(move - fixed)});
+    report(("add " + size).c_str(), c.elementwise.back().bytesPerSecond * 1e-9,
+           "GB/s");
+    report(("reduce_sum " + size).c_str(),
+           c.reduction.back().bytesPerSecond * 1e-9, "GB/s");
+    report(("transpose " + size).c_str(),
+           c.movement.back().bytesPerSecond * 1e-9, "GB/s");
+  }
+  int64_t expSide = quick ? 128 : 512;
+  double expElements = static_cast<double>(expSide * expSide);
   double exp =
-      timeOf(runner, elementwiseChain("tosa.exp", rows, cols, exps), "exp")
+      timeOf(runner, elementwiseChain("tosa.exp", expSide, expSide, 1), "exp")
           .forward;
-  c.elementwiseFlopsPerSecond =
-      exps * 8 * elements / positive(exp - fixed - exps * c.opSeconds);
+  c.elementwiseFlopsPerSecond = 8 * expElements / positive(exp - fixed);
   report("element-wise (exp, 8 flops each)", c.elementwiseFlopsPerSecond * 1e-9,
          "GFLOP/s");
-  double reduce = timeOf(runner, reduction(rows * 2, cols), "reduce").forward;
-  c.reductionBytesPerSecond =
-      (2 * elements + 2 * rows) * 4 / positive(reduce - fixed - c.opSeconds);
-  report("reduction", c.reductionBytesPerSecond * 1e-9, "GB/s");
-  double move = timeOf(runner, transpose(rows, cols), "transpose").forward;
-  c.movementBytesPerSecond =
-      2 * 4 * elements / positive(move - fixed - c.opSeconds);
-  report("transpose", c.movementBytesPerSecond * 1e-9, "GB/s");
 
   // Matmul rates: square, small-M (skinny activations) and narrow N or K.
   std::vector<int64_t> ms = quick ? std::vector<int64_t>{4, 64}
@@ -248,20 +258,21 @@ int main(int argc, char **argv) {
              point.flopsPerSecond * 1e-9, "GFLOP/s");
     }
 
-  // Adam steps of a small and a large parameter.
-  int64_t wide = quick ? 256 : 1024;
-  double smallBytes = 8 * 8 * 4, largeBytes = 4.0 * wide * wide;
-  double smallStep =
-      timeOf(runner, trainedMatmul(8, 8), "adam-small").optimizer;
-  double largeStep =
-      timeOf(runner, trainedMatmul(wide, wide), "adam-large").optimizer;
-  c.optimizerBytesPerSecond =
-      (largeBytes - smallBytes) / positive(largeStep - smallStep);
-  c.optimizerSeconds =
-      std::max(0.0, smallStep - smallBytes / c.optimizerBytesPerSecond);
+  // Adam steps: the fixed cost on 8 x 8 parameters, then the rate by size.
+  c.optimizerSeconds = timeOf(runner, trainedMatmul(8, 8), "adam-8").optimizer;
   report("Adam step, fixed", c.optimizerSeconds * 1e6, "us");
-  report("Adam step, parameter bytes", c.optimizerBytesPerSecond * 1e-9,
-         "GB/s");
+  for (int64_t side : quick ? std::vector<int64_t>{128}
+                            : std::vector<int64_t>{64, 256, 1024}) {
+    double bytes = 4.0 * side * side;
+    double step = timeOf(runner, trainedMatmul(side, side),
+                         "adam-" + std::to_string(side))
+                      .optimizer;
+    c.optimizer.push_back({bytes, bytes / positive(step - c.optimizerSeconds)});
+    report(("Adam step, " + std::to_string(side) + "x" + std::to_string(side) +
+            " parameters")
+               .c_str(),
+           c.optimizer.back().bytesPerSecond * 1e-9, "GB/s");
+  }
 
   sim::DeviceSpec device = *sim::findDevice("cpu");
   if (comm) {
@@ -297,7 +308,7 @@ int main(int argc, char **argv) {
     peak = std::max(peak, point.flopsPerSecond);
   device.fp32FlopsPerSecond = peak;
   device.tf32FlopsPerSecond = device.fp16FlopsPerSecond = 0;
-  device.memoryBytesPerSecond = c.elementwiseBytesPerSecond;
+  device.memoryBytesPerSecond = c.elementwise.back().bytesPerSecond;
   device.memoryBytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
                        static_cast<double>(sysconf(_SC_PAGESIZE));
   device.calibration = c;

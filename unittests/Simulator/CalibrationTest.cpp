@@ -33,14 +33,15 @@ const char *const kCalibrated = R"({
   "interNode": { "bytesPerSecond": 1e8, "latencySeconds": 1e-5 },
   "calibration": {
     "cores": 2,
-    "elementwiseBytesPerSecond": 1e9,
+    "elementwise": [{ "bytes": 1e6, "bytesPerSecond": 1e9 }],
+    "reduction": [{ "bytes": 1e6, "bytesPerSecond": 2e9 }],
+    "movement": [{ "bytes": 1e3, "bytesPerSecond": 16e9 },
+                 { "bytes": 1e5, "bytesPerSecond": 4e9 }],
     "elementwiseFlopsPerSecond": 1e9,
-    "reductionBytesPerSecond": 2e9,
-    "movementBytesPerSecond": 4e9,
     "opSeconds": 1e-6,
     "actionSeconds": 2e-6,
     "optimizerSeconds": 1e-5,
-    "optimizerBytesPerSecond": 1e9,
+    "optimizer": [{ "bytes": 1e6, "bytesPerSecond": 1e9 }],
     "allReduce": { "bytesPerSecond": 5e8, "latencySeconds": 3e-6 },
     "matmul": [
       { "m": 16, "n": 64, "k": 64, "flopsPerSecond": 1e10 },
@@ -79,6 +80,8 @@ TEST(CalibrationTest, ParsesAndWritesBack) {
   EXPECT_EQ(c.cores, 2);
   EXPECT_DOUBLE_EQ(c.opSeconds, 1e-6);
   EXPECT_DOUBLE_EQ(c.allReduceLatencySeconds, 3e-6);
+  ASSERT_EQ(c.movement.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.movement[1].bytesPerSecond, 4e9);
   ASSERT_EQ(c.matmul.size(), 2u);
   EXPECT_DOUBLE_EQ(c.matmul[1].flopsPerSecond, 4e10);
 
@@ -108,6 +111,19 @@ TEST(CalibrationTest, MatmulRateInterpolatesInLogShape) {
   EXPECT_DOUBLE_EQ(Calibration().matmulFlopsPerSecond(8, 8, 8), 0);
 }
 
+TEST(CalibrationTest, BandwidthInterpolatesInLogSize) {
+  DeviceSpec device = calibrated();
+  const std::vector<BandwidthPoint> &movement = device.calibration->movement;
+  EXPECT_DOUBLE_EQ(bandwidthAt(movement, 1e3), 16e9);
+  EXPECT_DOUBLE_EQ(bandwidthAt(movement, 1e5), 4e9);
+  // Halfway in log bytes: halfway in log bandwidth.
+  EXPECT_NEAR(bandwidthAt(movement, 1e4), 8e9, 1);
+  // The end points beyond the table.
+  EXPECT_DOUBLE_EQ(bandwidthAt(movement, 10), 16e9);
+  EXPECT_DOUBLE_EQ(bandwidthAt(movement, 1e9), 4e9);
+  EXPECT_DOUBLE_EQ(bandwidthAt({}, 1e9), 0);
+}
+
 TEST(CalibrationTest, OpCostsAreHandComputed) {
   DeviceSpec device = calibrated();
   // 2.16.64.64 = 131072 flops at 1e10, plus the 1 us per op.
@@ -124,6 +140,8 @@ TEST(CalibrationTest, OpCostsAreHandComputed) {
                    1e-6 + 1e-3);
   EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Movement, 0, 4e6)),
                    1e-6 + 1e-3);
+  EXPECT_NEAR(device.opSeconds(op(OpClass::Movement, 0, 1e4)), 1e-6 + 1e4 / 8e9,
+              1e-15);
   EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Free, 1e6, 1e6)), 0);
   // Other ops: the roofline of the file's peak and memory bandwidth.
   EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Other, 1e8, 1e6)), 1e-6 + 1e-3);
@@ -173,6 +191,10 @@ TEST(CalibrationTest, RejectsBrokenCalibration) {
   EXPECT_FALSE(parseDeviceJson(broken, &error));
   EXPECT_EQ(error,
             "calibration: missing or invalid non-negative number 'opSeconds'");
+  broken = text;
+  broken.replace(broken.find("\"bytes\": 1e5"), 12, "\"bytes\": 1e2");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error, "calibration: movement: sizes must increase");
 }
 
 TEST(CalibrationTest, CachedDevicesResolveByName) {

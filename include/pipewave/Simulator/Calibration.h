@@ -11,17 +11,22 @@
 //   matmul [B, M, K] x [B, K, N]:
 //       opSeconds + flops / matmulFlopsPerSecond(M, N, K)
 //   element-wise:
-//       opSeconds + max(bytes / elementwiseBytesPerSecond,
+//       opSeconds + max(bytes / elementwise(bytes),
 //                       flops / elementwiseFlopsPerSecond)
-//   reduction:       opSeconds + bytes / reductionBytesPerSecond
-//   data movement:   opSeconds + bytes / movementBytesPerSecond
+//   reduction:       opSeconds + bytes / reduction(bytes)
+//   data movement:   opSeconds + bytes / movement(bytes)
 //   other costed ops (convolutions, pooling, ...): opSeconds + the device's
 //       roofline, max(flops / peak, bytes / memory bandwidth)
 //   views and constants: 0
 //
 // and every F, B, I or W action adds actionSeconds (the stage function's
 // call and the runtime's work around it); an optimizer step costs
-// optimizerSeconds + parameter bytes / optimizerBytesPerSecond.
+// optimizerSeconds + parameter bytes / optimizer(parameter bytes).
+//
+// elementwise, reduction, movement and optimizer are measured bandwidths by the
+// bytes an op touches (caches make small ops faster): piecewise linear in (log
+// bytes, log bandwidth) between the measured sizes, the end points' bandwidth
+// beyond them.
 //
 // matmulFlopsPerSecond interpolates the measured table: with d_i the
 // distance from (log2 M, log2 N, log2 K) to point i's, the rate of an exact
@@ -62,21 +67,30 @@ struct MatmulPoint {
   double flopsPerSecond = 0;
 };
 
+/// A bandwidth measured on ops touching `bytes` bytes.
+struct BandwidthPoint {
+  double bytes = 0;
+  double bytesPerSecond = 0;
+};
+
+/// The bandwidth of `table` (sorted by bytes) at `bytes` (see the file
+/// comment); 0 for an empty table.
+double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes);
+
 /// Measured cost terms of one machine (see the file comment).
 struct Calibration {
   /// Cores the ranks share; 0 when unknown.
   int cores = 0;
   std::vector<MatmulPoint> matmul;
-  double elementwiseBytesPerSecond = 0;
+  std::vector<BandwidthPoint> elementwise, reduction, movement;
   double elementwiseFlopsPerSecond = 0;
-  double reductionBytesPerSecond = 0;
-  double movementBytesPerSecond = 0;
   /// Fixed cost of one costed op, and of one F/B/I/W action.
   double opSeconds = 0;
   double actionSeconds = 0;
-  /// Optimizer step: fixed cost and parameter bytes per second.
+  /// Optimizer step: fixed cost, and parameter bytes per second by the
+  /// parameter bytes.
   double optimizerSeconds = 0;
-  double optimizerBytesPerSecond = 0;
+  std::vector<BandwidthPoint> optimizer;
   /// Ring all-reduce link figures between ranks of one machine (the
   /// formula of Network.h); 0 bandwidth: the device's intraNode link.
   double allReduceBytesPerSecond = 0;
