@@ -12,7 +12,7 @@
 # pipewave-calibrate measured it. MODELS (default "mlp transformer"): also
 # mlp512, an 8-layer 512-wide MLP at batch 256 (scripts/gen-mlp.py), and
 # transformer256, 4 blocks of width 256 (gen-transformer.py here), where
-# compute dominates. Single-threaded OpenBLAS. More ranks than free cores
+# compute dominates (four 2-rank rows each). Single-threaded OpenBLAS. More ranks than free cores
 # (4 ranks on a 2-core machine) oversubscribe the CPU: every message then
 # waits for a time slice, which no simulator input describes.
 set -eu
@@ -75,6 +75,16 @@ row() {
 }
 
 for model in $models; do
+  case $model in
+    # The larger models: the 2-rank rows with one and two stages per rank
+    # (a step takes 0.1-1 s here).
+    mlp512|transformer256)
+      row "$model" 2 2 4 gpipe
+      row "$model" 2 2 4 1f1b
+      row "$model" 2 2 4 zb-h1
+      row "$model" 2 4 4 zb-v
+      continue ;;
+  esac
   row "$model" 2 2 4 gpipe
   row "$model" 2 2 4 1f1b
   row "$model" 2 2 4 zb-h1
