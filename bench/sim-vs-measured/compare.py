@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""compare.py TRACE ACTIONS REPORT SIMULATOR [DEVICE]: one step of a compiled pipeline,
-measured against the simulator (bench/sim-vs-measured/run.sh).
+"""compare.py TRACE ACTIONS REPORT SIMULATOR [DEVICE]: one step of a compiled
+pipeline, measured against the simulator (bench/sim-vs-measured/run.sh).
 
 TRACE is the runtime's --trace JSON, ACTIONS the program as an action list
 (sched-export), REPORT the `sched-simulate{device=cpu report=-}` output of
@@ -19,7 +19,11 @@ the first count (the first pays for page faults and lazy initialisation).
               calibrated device: the measured MPI figures).
   cost model: REPORT's step time (the per-op cost model on DEVICE).
 
-Prints one line, tab-separated: measured_us calibrated_us cost_model_us.
+  fastest:    the shortest of those spans (on a loaded machine, the step
+              that was least disturbed by other processes).
+
+Prints one line, tab-separated: measured_us calibrated_us cost_model_us
+fastest_us.
 """
 
 import json
@@ -78,6 +82,7 @@ def main(argv):
                               min(e["ts"] for e in mine))
         spans.append(longest)
     measured = statistics.median(spans)
+    fastest = min(spans)
 
     # Median duration of every (kind, stage) compute slice after step 1.
     durations = {}
@@ -110,7 +115,8 @@ def main(argv):
         out = subprocess.run([simulator, actions_path, costs.name, device],
                              check=True, capture_output=True, text=True)
     calibrated = float(re.search(r"step_time_s (\S+)", out.stdout).group(1))
-    print("%.1f\t%.1f\t%.1f" % (measured, calibrated * 1e6, cost_model * 1e6))
+    print("%.1f\t%.1f\t%.1f\t%.1f" % (measured, calibrated * 1e6,
+                                     cost_model * 1e6, fastest))
 
 
 if __name__ == "__main__":

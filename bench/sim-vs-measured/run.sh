@@ -12,7 +12,9 @@
 # pipewave-calibrate measured it. MODELS (default "mlp transformer"): also
 # mlp512, an 8-layer 512-wide MLP at batch 256 (scripts/gen-mlp.py), and
 # transformer256, 4 blocks of width 256 (gen-transformer.py here), where
-# compute dominates (four 2-rank rows each). Single-threaded OpenBLAS. More ranks than free cores
+# compute dominates (four 2-rank rows each). Single-threaded OpenBLAS.
+# The last columns compare with the fastest step of the run, the one least
+# disturbed on a loaded machine. More ranks than free cores
 # (4 ranks on a 2-core machine) oversubscribe the CPU: every message then
 # waits for a time slice, which no simulator input describes.
 set -eu
@@ -40,8 +42,8 @@ python3 "$root/scripts/make-npy.py" "$work/ty256.npy" 8 32 256
 echo "device: $device; load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-echo "| model | schedule | S | ranks | M | measured (µs) | calibrated sim (µs) | calibrated / measured | cost-model sim (µs) | cost-model / measured |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| model | schedule | S | ranks | M | measured (µs) | calibrated sim (µs) | calibrated / measured | cost-model sim (µs) | cost-model / measured | fastest step (µs) | cost-model / fastest |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 # row MODEL RANKS STAGES M SCHEDULE [OPTIONS...]
 row() {
   model=$1 ranks=$2 stages=$3 m=$4 schedule=$5
@@ -70,8 +72,8 @@ row() {
   python3 "$here/compare.py" "$name.trace.json" "$name.txt" "$name.report" \
     "$build/bin/pipewave-sim-calibrated" "$device" |
     awk -v model="$model" -v s="$label" -v st="$stages" -v r="$ranks" -v m="$m" '
-      { printf "| %s | %s | %d | %d | %d | %.0f | %.0f | %.2f | %.1f | %.3f |\n",
-          model, s, st, r, m, $1, $2, $2 / $1, $3, $3 / $1 }'
+      { printf "| %s | %s | %d | %d | %d | %.0f | %.0f | %.2f | %.1f | %.3f | %.0f | %.2f |\n",
+          model, s, st, r, m, $1, $2, $2 / $1, $3, $3 / $1, $4, $3 / $4 }'
 }
 
 for model in $models; do
