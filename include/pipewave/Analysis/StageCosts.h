@@ -10,7 +10,7 @@
 // per-op cost model (pipewave/Analysis/CostModel.h) and a device's roofline:
 //
 // * F: the sum over the operations of the stage function of
-//   device.seconds(flops, bytes) (FP32 peak).
+//   device.opSeconds(work): the FP32 roofline, or the calibrated cost.
 // * B: the cost of the `pipe.bwd` function when pipe-autodiff has run, else
 //   2 x F.
 // * I, W: the costs of `pipe.bwd_input` / `pipe.bwd_weight` when present;
