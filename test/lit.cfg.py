@@ -56,6 +56,10 @@ if not os.path.exists("/dev/nvidiactl"):
     config.available_features.add("no-gpu")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# Tests see no calibration the user cached (pipewave-calibrate): the CPU
+# target's default device is then the shipped cpu file.
+config.environment["PIPEWAVE_CACHE_DIR"] = os.path.join(
+    config.test_exec_root, "no-calibration-cache")
 llvm_config.use_default_substitutions()
 # FileCheck, not, count and split-file come from LLVM's tools directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

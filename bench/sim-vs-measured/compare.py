@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""compare.py TRACE ACTIONS REPORT SIMULATOR: one step of a compiled pipeline,
-measured against the simulator (bench/sim-vs-measured/run.sh).
+"""compare.py TRACE ACTIONS REPORT SIMULATOR [DEVICE]: one step of a compiled
+pipeline, measured against the simulator (bench/sim-vs-measured/run.sh).
 
 TRACE is the runtime's --trace JSON, ACTIONS the program as an action list
 (sched-export), REPORT the `sched-simulate{device=cpu report=-}` output of
@@ -15,10 +15,15 @@ the first count (the first pays for page faults and lazy initialisation).
   calibrated: the simulator on ACTIONS with every stage's F, B, I, W and
               optimizer durations set to the medians of that stage's slices
               in TRACE (the same run), messages of the sizes in REPORT on
-              the cpu device's links (1 us latency, 20 GB/s).
-  cost model: REPORT's step time (per-op roofline on the cpu device file).
+              DEVICE's links (the cpu file: 1 us latency, 20 GB/s; a
+              calibrated device: the measured MPI figures).
+  cost model: REPORT's step time (the per-op cost model on DEVICE).
 
-Prints one line, tab-separated: measured_us calibrated_us cost_model_us.
+  fastest:    the shortest of those spans (on a loaded machine, the step
+              that was least disturbed by other processes).
+
+Prints one line, tab-separated: measured_us calibrated_us cost_model_us
+fastest_us.
 """
 
 import json
@@ -53,9 +58,10 @@ def stage_table(report_text):
 
 
 def main(argv):
-    if len(argv) != 5:
+    if len(argv) not in (5, 6):
         raise SystemExit(__doc__)
-    trace_path, actions_path, report_path, simulator = argv[1:]
+    trace_path, actions_path, report_path, simulator = argv[1:5]
+    device = argv[5] if len(argv) == 6 else "cpu"
     with open(trace_path) as f:
         events = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X"]
     with open(report_path) as f:
@@ -76,6 +82,7 @@ def main(argv):
                               min(e["ts"] for e in mine))
         spans.append(longest)
     measured = statistics.median(spans)
+    fastest = min(spans)
 
     # Median duration of every (kind, stage) compute slice after step 1.
     durations = {}
@@ -105,10 +112,11 @@ def main(argv):
                 s, median_s("F", s), median_s("B", s), median_s("I", s),
                 median_s("W", s), median_s("OPT", s), sends[s]))
         costs.flush()
-        out = subprocess.run([simulator, actions_path, costs.name],
+        out = subprocess.run([simulator, actions_path, costs.name, device],
                              check=True, capture_output=True, text=True)
     calibrated = float(re.search(r"step_time_s (\S+)", out.stdout).group(1))
-    print("%.1f\t%.1f\t%.1f" % (measured, calibrated * 1e6, cost_model * 1e6))
+    print("%.1f\t%.1f\t%.1f\t%.1f" % (measured, calibrated * 1e6,
+                                     cost_model * 1e6, fastest))
 
 
 if __name__ == "__main__":

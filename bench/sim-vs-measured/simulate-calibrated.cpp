@@ -15,8 +15,8 @@
 // ACTIONS: an action list (docs/schedule-format.md). COSTS: one line per
 // stage, `stage forward backward backward_input backward_weight optimizer
 // activation_bytes` (seconds, bytes; `#` starts a comment). DEVICE: the
-// device whose links carry the messages, a name or a .json file (default
-// cpu); ranks are devices of one node.
+// device whose links carry the messages, a name (a calibrated one too) or a
+// .json file (default cpu); ranks are devices of one node.
 //
 // Output: `step_time_s T` and `bubble_fraction F`, one per line.
 //
@@ -97,12 +97,14 @@ int main(int argc, char **argv) {
                   std::to_string(s));
 
   std::string deviceName = argc == 4 ? argv[3] : "cpu";
-  std::optional<sim::DeviceSpec> device = sim::findDevice(deviceName);
   std::string error;
-  if (!device)
-    device = sim::loadDeviceFile(deviceName, &error);
+  std::optional<sim::DeviceSpec> device = sim::lookupDevice(deviceName, error);
   if (!device)
     return fail("device '" + deviceName + "': " + error);
+  // The durations were measured as the ranks ran, sharing the cores or not:
+  // no further stretching for oversubscription.
+  if (device->calibration)
+    device->calibration->cores = 0;
   int numRanks = static_cast<int>(program.ranks.size());
   sim::Cluster cluster = sim::Cluster::of(*device, numRanks, 1);
 

@@ -180,9 +180,13 @@ std::optional<double> elementwiseFactor(Operation *op) {
 /// Cost of the ops that are not plain element-wise maps.
 FailureOr<OpCost> structuredCost(Operation *op) {
   using Result = FailureOr<OpCost>;
-  auto zero = [](auto) -> Result { return OpCost{}; };
+  auto zero = [](auto) -> Result {
+    OpCost cost;
+    cost.kind = sim::OpClass::Free;
+    return cost;
+  };
   auto moveAll = [](Operation *op) -> Result {
-    return OpCost{0, touchedBytes(op)};
+    return OpCost{0, touchedBytes(op), sim::OpClass::Movement};
   };
   return llvm::TypeSwitch<Operation *, Result>(op)
       // Constants and compile-time shape computations.
@@ -199,13 +203,18 @@ FailureOr<OpCost> structuredCost(Operation *op) {
       .Case<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
             tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp,
             tosa::ArgMaxOp>([](Operation *op) -> Result {
-        return OpCost{numElements(op->getOperand(0)), touchedBytes(op)};
+        return OpCost{numElements(op->getOperand(0)), touchedBytes(op),
+                      sim::OpClass::Reduction};
       })
       .Case<tosa::MatMulOp>([](tosa::MatMulOp mm) -> Result {
         ArrayRef<int64_t> a = shapeOf(mm.getA());        // [B, M, K]
         ArrayRef<int64_t> out = shapeOf(mm.getOutput()); // [B, M, N]
         return OpCost{2 * product(out) * static_cast<double>(a[2]),
-                      touchedBytes(mm)};
+                      touchedBytes(mm),
+                      sim::OpClass::Matmul,
+                      static_cast<double>(a[1]),
+                      static_cast<double>(out[2]),
+                      static_cast<double>(a[2])};
       })
       .Case<tosa::Conv2DOp>([](tosa::Conv2DOp conv) -> Result {
         ArrayRef<int64_t> w = shapeOf(conv.getWeight()); // [OC, KH, KW, IC]
@@ -265,14 +274,18 @@ FailureOr<OpCost> structuredCost(Operation *op) {
             tosa::ReverseOp, tosa::ScatterOp, tensor::ConcatOp, tensor::PadOp>(
           [&](auto movement) { return moveAll(movement.getOperation()); })
       .Case<tosa::SliceOp, tensor::ExtractSliceOp>([](auto slice) -> Result {
-        return OpCost{0, 2 * sumBytes(slice->getResults())};
+        return OpCost{0, 2 * sumBytes(slice->getResults()),
+                      sim::OpClass::Movement};
       })
       .Case<tosa::GatherOp>([](tosa::GatherOp gather) -> Result {
-        return OpCost{0, valueBytes(gather.getIndices()) +
-                             2 * valueBytes(gather.getOutput())};
+        return OpCost{0,
+                      valueBytes(gather.getIndices()) +
+                          2 * valueBytes(gather.getOutput()),
+                      sim::OpClass::Movement};
       })
       .Case<tensor::InsertSliceOp>([](tensor::InsertSliceOp insert) -> Result {
-        return OpCost{0, 2 * valueBytes(insert.getSource())};
+        return OpCost{0, 2 * valueBytes(insert.getSource()),
+                      sim::OpClass::Movement};
       })
       .Default([](Operation *) -> Result { return failure(); });
 }
@@ -282,7 +295,7 @@ FailureOr<OpCost> structuredCost(Operation *op) {
 FailureOr<OpCost> getOpCost(Operation *op) {
   // Terminators that only forward values (func.return, tosa.yield, ...).
   if (op->hasTrait<OpTrait::ReturnLike>())
-    return OpCost{};
+    return OpCost{0, 0, sim::OpClass::Free};
 
   for (Type type : op->getOperandTypes())
     if (isUnsizedTensor(type))
@@ -295,7 +308,8 @@ FailureOr<OpCost> getOpCost(Operation *op) {
     double elements = 0;
     for (Value result : op->getResults())
       elements += numElements(result);
-    return OpCost{*factor * elements, touchedBytes(op)};
+    return OpCost{*factor * elements, touchedBytes(op),
+                  sim::OpClass::Elementwise};
   }
   return structuredCost(op);
 }

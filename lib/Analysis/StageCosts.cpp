@@ -12,6 +12,9 @@
 
 #include "mlir/IR/SymbolTable.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir;
 using namespace pipewave;
 
@@ -37,19 +40,7 @@ double pipewave::typeBytes(Type type) {
 
 std::optional<sim::DeviceSpec> pipewave::resolveDevice(StringRef name,
                                                        std::string &error) {
-  if (std::optional<sim::DeviceSpec> device = sim::findDevice(name.str()))
-    return device;
-  if (name.ends_with(".json")) {
-    std::string loadError;
-    std::optional<sim::DeviceSpec> device =
-        sim::loadDeviceFile(name.str(), &loadError);
-    if (!device)
-      error = "cannot read device file '" + name.str() + "': " + loadError;
-    return device;
-  }
-  error = "unknown device '" + name.str() +
-          "' (cpu, v100, a100, h100, h200 or a .json device file)";
-  return std::nullopt;
+  return sim::lookupDevice(name.str(), error);
 }
 
 double pipewave::functionSeconds(func::FuncOp fn, const sim::DeviceSpec &device,
@@ -65,8 +56,53 @@ double pipewave::functionSeconds(func::FuncOp fn, const sim::DeviceSpec &device,
         firstUncosted = op->getName().getStringRef().str();
       return;
     }
-    seconds += device.seconds(cost->flops, cost->bytes);
+    seconds += device.opSeconds(cost->work());
   });
+  return seconds;
+}
+
+/// The costed, non-free ops of `fn` (nested ones included).
+static std::vector<sim::OpWork> costedOps(func::FuncOp fn) {
+  std::vector<sim::OpWork> ops;
+  if (!fn)
+    return ops;
+  fn.getBody().walk([&](Operation *op) {
+    if (op->getNumRegions() > 0 || op->hasTrait<OpTrait::IsTerminator>())
+      return;
+    FailureOr<OpCost> cost = getOpCost(op);
+    if (succeeded(cost) && cost->kind != sim::OpClass::Free)
+      ops.push_back(cost->work());
+  });
+  return ops;
+}
+
+/// `op` at `scale` of the `samples` its function computes (see the file
+/// comment of StageCosts.h).
+static sim::OpWork scaleOp(sim::OpWork op, double samples, double scale) {
+  op.flops *= scale;
+  op.bytes *= scale;
+  if (op.kind != sim::OpClass::Matmul || samples <= 0 || scale == 1)
+    return op;
+  double *dims[] = {&op.m, &op.k, &op.n};
+  double *sampleDim = nullptr;
+  for (double *dim : dims)
+    if (!sampleDim && *dim == samples)
+      sampleDim = dim;
+  for (double *dim : dims)
+    if (!sampleDim && std::fmod(*dim, samples) == 0)
+      sampleDim = dim;
+  if (sampleDim)
+    *sampleDim = std::max(1.0, *sampleDim * scale);
+  return op;
+}
+
+/// Seconds of `ops` at `scale` of their samples on a calibrated `device`.
+static double calibratedSeconds(const std::vector<sim::OpWork> &ops,
+                                double samples, double scale,
+                                const sim::DeviceSpec &device) {
+  double seconds = 0;
+  for (const sim::OpWork &op : ops)
+    seconds += device.opSeconds(scaleOp(op, samples, scale));
   return seconds;
 }
 
@@ -131,6 +167,7 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
       return functionSeconds(f, device, costs.uncostedOps, costs.firstUncosted);
     };
     work.forwardSeconds = seconds(fn);
+    work.forwardOps = costedOps(fn);
 
     double inputBytes = 0;
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
@@ -140,11 +177,13 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
       else
         inputBytes += bytes;
     }
-    work.optimizerSeconds = device.memoryBytesPerSecond > 0
-                                ? kOptimizerTrafficFactor *
-                                      work.parameterBytes /
-                                      device.memoryBytesPerSecond
-                                : 0;
+    work.optimizerSeconds =
+        device.calibration
+            ? device.calibration->optimizerStepSeconds(work.parameterBytes)
+        : device.memoryBytesPerSecond > 0
+            ? kOptimizerTrafficFactor * work.parameterBytes /
+                  device.memoryBytesPerSecond
+            : 0;
 
     func::FuncOp bwd = linkedFunction<pipe::PipeDialect::BwdAttrHelper>(fn);
     func::FuncOp bwdInput =
@@ -152,6 +191,9 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
     func::FuncOp bwdWeight =
         linkedFunction<pipe::PipeDialect::BwdWeightAttrHelper>(fn);
     work.hasBackwardFunction = static_cast<bool>(bwd);
+    work.backwardOps = costedOps(bwd);
+    work.backwardInputOps = costedOps(bwdInput);
+    work.backwardWeightOps = costedOps(bwdWeight);
     work.hasSplitBackward = bwdInput && bwdWeight;
     work.backwardSeconds = bwd ? seconds(bwd) : 2 * work.forwardSeconds;
     if (work.hasSplitBackward) {
@@ -235,6 +277,32 @@ bool ModelCosts::hasForwardFunctions() const {
                       [](const StageWork &s) { return s.hasForwardFunction; });
 }
 
+void ModelCosts::calibrate(const StageWork &work, double scale,
+                           sim::StageCosts &stage) const {
+  // Samples the stage functions compute.
+  double samples = batch > 0 ? static_cast<double>(batch) /
+                                   std::max<int64_t>(specializedMicrobatches, 1)
+                             : 0;
+  double action = device.calibration->actionSeconds;
+  auto at = [&](const std::vector<sim::OpWork> &ops) {
+    return calibratedSeconds(ops, samples, scale, device);
+  };
+  double forward = at(work.forwardOps);
+  double backward =
+      work.hasBackwardFunction ? at(work.backwardOps) : 2 * forward;
+  double input = forward, weight = forward;
+  if (work.hasSplitBackward) {
+    input = at(work.backwardInputOps);
+    weight = at(work.backwardWeightOps);
+  } else if (work.hasBackwardFunction) {
+    input = weight = backward / 2;
+  }
+  stage.forward = forward + action;
+  stage.backward = backward + action;
+  stage.backwardInput = input + action;
+  stage.backwardWeight = weight + action;
+}
+
 sim::CostTable ModelCosts::costTable(int64_t microbatches,
                                      bool fullRecompute) const {
   // Fraction of the functions' batch that one microbatch is.
@@ -254,6 +322,8 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches,
     stage.activationBytes = work.activationBytes * scale;
     stage.parameterBytes = work.parameterBytes;
     stage.stashBytes = work.stashBytes * scale;
+    if (device.calibration)
+      calibrate(work, scale, stage);
     if (fullRecompute) {
       stage.stashBytes = work.inputBytes * scale;
       stage.backward += stage.forward;

@@ -15,9 +15,12 @@
 #include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
+#include "pipewave/Simulator/Device.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+
+#include <fstream>
 
 using namespace mlir;
 
@@ -50,8 +53,13 @@ pipewave::pipe::PipeScheduleOptions scheduleOptions(const Options &options) {
 
 } // namespace
 
-StringRef pipewave::defaultDevice(CompileTarget target) {
-  return target == CompileTarget::CUDA ? "h200" : "cpu";
+std::string pipewave::defaultDevice(CompileTarget target) {
+  if (target == CompileTarget::CUDA)
+    return "h200";
+  std::string host = pipewave::sim::calibratedDevicePath(sim::kHostDeviceName);
+  if (!host.empty() && std::ifstream(host).good())
+    return pipewave::sim::kHostDeviceName;
+  return "cpu";
 }
 
 void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
@@ -89,7 +97,7 @@ void pipewave::buildPipeCompileFrontEnd(OpPassManager &pm,
   schedule.forceForwardOnly = options.inference;
   // schedule=auto decides on the device the stages will run on.
   if (schedule.device.empty())
-    schedule.device = defaultDevice(options.target).str();
+    schedule.device = defaultDevice(options.target);
   pm.addPass(pipe::createPipeSchedule(schedule));
   pm.addPass(sched::createSchedVerify());
 

@@ -67,6 +67,13 @@ double DeviceSpec::seconds(double flops, double bytes,
   return std::max(compute, memory);
 }
 
+double DeviceSpec::opSeconds(const OpWork &op) const {
+  if (calibration)
+    return calibration->opSecondsOf(op, fp32FlopsPerSecond,
+                                    memoryBytesPerSecond);
+  return seconds(op.flops, op.bytes);
+}
+
 namespace {
 
 DeviceSpec makeDevice(const char *name, const char *description,
@@ -156,6 +163,75 @@ bool readLink(const JsonValue &object, const char *key, LinkSpec &out,
   return true;
 }
 
+/// Reads the optional "calibration" object (Calibration.h).
+bool readCalibration(const JsonValue &object, Calibration &out,
+                     std::string &error) {
+  double cores = 0;
+  if (!readNumber(object, "cores", cores, error))
+    return false;
+  out.cores = static_cast<int>(cores);
+  for (auto [key, field] :
+       {std::pair<const char *, double *>{"elementwiseFlopsPerSecond",
+                                          &out.elementwiseFlopsPerSecond},
+        {"opSeconds", &out.opSeconds},
+        {"actionSeconds", &out.actionSeconds},
+        {"optimizerSeconds", &out.optimizerSeconds}})
+    if (!readNumber(object, key, *field, error))
+      return false;
+  if (object.find("allReduce")) {
+    LinkSpec link;
+    if (!readLink(object, "allReduce", link, error))
+      return false;
+    out.allReduceBytesPerSecond = link.bytesPerSecond;
+    out.allReduceLatencySeconds = link.latencySeconds;
+  }
+  for (auto [key, field] :
+       {std::pair<const char *, std::vector<BandwidthPoint> *>{
+            "elementwise", &out.elementwise},
+        {"reduction", &out.reduction},
+        {"movement", &out.movement},
+        {"optimizer", &out.optimizer}}) {
+    const JsonValue *sizes = object.find(key);
+    if (!sizes || !sizes->isArray()) {
+      error = std::string("missing array '") + key + "'";
+      return false;
+    }
+    for (const JsonValue &entry : sizes->array) {
+      BandwidthPoint point;
+      if (!entry.isObject() ||
+          !readNumber(entry, "bytes", point.bytes, error) ||
+          !readNumber(entry, "bytesPerSecond", point.bytesPerSecond, error)) {
+        error = std::string(key) + ": " +
+                (error.empty() ? "an entry is not an object" : error);
+        return false;
+      }
+      if (!field->empty() && !(point.bytes > field->back().bytes)) {
+        error = std::string(key) + ": sizes must increase";
+        return false;
+      }
+      field->push_back(point);
+    }
+  }
+  const JsonValue *table = object.find("matmul");
+  if (!table || !table->isArray()) {
+    error = "missing array 'matmul'";
+    return false;
+  }
+  for (const JsonValue &entry : table->array) {
+    MatmulPoint point;
+    if (!entry.isObject() || !readNumber(entry, "m", point.m, error) ||
+        !readNumber(entry, "n", point.n, error) ||
+        !readNumber(entry, "k", point.k, error) ||
+        !readNumber(entry, "flopsPerSecond", point.flopsPerSecond, error)) {
+      error =
+          "matmul: " + (error.empty() ? "an entry is not an object" : error);
+      return false;
+    }
+    out.matmul.push_back(point);
+  }
+  return true;
+}
+
 std::optional<DeviceSpec> parseDevice(const JsonValue &root,
                                       std::string &error) {
   if (!root.isObject()) {
@@ -191,6 +267,16 @@ std::optional<DeviceSpec> parseDevice(const JsonValue &root,
       !readLink(root, "intraNode", device.intraNode, error) ||
       !readLink(root, "interNode", device.interNode, error))
     return std::nullopt;
+  if (const JsonValue *calibration = root.find("calibration")) {
+    Calibration terms;
+    if (!calibration->isObject() ||
+        !readCalibration(*calibration, terms, error)) {
+      error = "calibration: " +
+              (error.empty() ? std::string("not an object") : error);
+      return std::nullopt;
+    }
+    device.calibration = terms;
+  }
   return device;
 }
 
@@ -232,6 +318,50 @@ std::optional<DeviceSpec> findDevice(std::string_view name) {
   for (const DeviceSpec &device : builtinDevices())
     if (device.name == key)
       return device;
+  return std::nullopt;
+}
+
+std::string calibratedDeviceDir() {
+  auto env = [](const char *name) -> std::string {
+    const char *value = std::getenv(name);
+    return value && *value ? value : "";
+  };
+  std::string dir = env("PIPEWAVE_CACHE_DIR");
+  if (dir.empty() && !env("XDG_CACHE_HOME").empty())
+    dir = env("XDG_CACHE_HOME") + "/pipewave";
+  if (dir.empty() && !env("HOME").empty())
+    dir = env("HOME") + "/.cache/pipewave";
+  return dir.empty() ? dir : dir + "/devices";
+}
+
+std::string calibratedDevicePath(std::string_view name) {
+  std::string dir = calibratedDeviceDir();
+  return dir.empty() ? dir : dir + "/" + std::string(name) + ".json";
+}
+
+std::optional<DeviceSpec> lookupDevice(std::string_view name,
+                                       std::string &error) {
+  if (std::optional<DeviceSpec> device = findDevice(name))
+    return device;
+  std::string spelling(name);
+  std::string loadError;
+  if (spelling.size() > 5 && spelling.substr(spelling.size() - 5) == ".json") {
+    std::optional<DeviceSpec> device = loadDeviceFile(spelling, &loadError);
+    if (!device)
+      error = "cannot read device file '" + spelling + "': " + loadError;
+    return device;
+  }
+  // A calibration cached by pipewave-calibrate under its name.
+  std::string cached = calibratedDevicePath(name);
+  if (!cached.empty() && std::ifstream(cached).good()) {
+    std::optional<DeviceSpec> device = loadDeviceFile(cached, &loadError);
+    if (!device)
+      error = "cannot read calibrated device '" + spelling + "': " + loadError;
+    return device;
+  }
+  error = "unknown device '" + spelling +
+          "' (cpu, v100, a100, h100, h200, a calibrated device or a .json "
+          "device file)";
   return std::nullopt;
 }
 
@@ -282,8 +412,44 @@ std::string toJson(const DeviceSpec &device) {
       ",\n";
   out += "  \"memoryBytes\": " + jsonNumber(device.memoryBytes) + ",\n";
   out += "  \"intraNode\": " + link(device.intraNode) + ",\n";
-  out += "  \"interNode\": " + link(device.interNode) + "\n";
-  return out + "}\n";
+  out += "  \"interNode\": " + link(device.interNode);
+  if (!device.calibration)
+    return out + "\n}\n";
+  const Calibration &c = *device.calibration;
+  out += ",\n  \"calibration\": {\n";
+  out += "    \"cores\": " + jsonNumber(c.cores) + ",\n";
+  for (auto [key, value] :
+       {std::pair<const char *, double>{"elementwiseFlopsPerSecond",
+                                        c.elementwiseFlopsPerSecond},
+        {"opSeconds", c.opSeconds},
+        {"actionSeconds", c.actionSeconds},
+        {"optimizerSeconds", c.optimizerSeconds}})
+    out += std::string("    \"") + key + "\": " + jsonNumber(value) + ",\n";
+  out += "    \"allReduce\": " +
+         link({c.allReduceBytesPerSecond, c.allReduceLatencySeconds}) + ",\n";
+  for (auto [key, table] :
+       {std::pair<const char *, const std::vector<BandwidthPoint> *>{
+            "elementwise", &c.elementwise},
+        {"reduction", &c.reduction},
+        {"movement", &c.movement},
+        {"optimizer", &c.optimizer}}) {
+    out += std::string("    \"") + key + "\": [";
+    for (size_t i = 0; i < table->size(); ++i)
+      out += std::string(i ? ", " : "") +
+             "{ \"bytes\": " + jsonNumber((*table)[i].bytes) +
+             ", \"bytesPerSecond\": " + jsonNumber((*table)[i].bytesPerSecond) +
+             " }";
+    out += "],\n";
+  }
+  out += "    \"matmul\": [";
+  for (size_t i = 0; i < c.matmul.size(); ++i) {
+    const MatmulPoint &p = c.matmul[i];
+    out += std::string(i ? "," : "") + "\n      { \"m\": " + jsonNumber(p.m) +
+           ", \"n\": " + jsonNumber(p.n) + ", \"k\": " + jsonNumber(p.k) +
+           ", \"flopsPerSecond\": " + jsonNumber(p.flopsPerSecond) + " }";
+  }
+  out += c.matmul.empty() ? "]\n" : "\n    ]\n";
+  return out + "  }\n}\n";
 }
 
 Cluster Cluster::of(const DeviceSpec &device, int devicesPerNode, int nodes) {

@@ -88,8 +88,14 @@ double allReduceSeconds(const Cluster &cluster, const std::vector<int> &devices,
   if (n <= 1)
     return 0;
   std::vector<int> group(unique.begin(), unique.end());
-  const LinkSpec &link =
+  LinkSpec link =
       spansNodes(cluster, group) ? cluster.interNode : cluster.intraNode;
+  // A calibrated device's measured all-reduce, within one machine.
+  const std::optional<Calibration> &measured = cluster.device.calibration;
+  if (!spansNodes(cluster, group) && measured &&
+      measured->allReduceBytesPerSecond > 0)
+    link = {measured->allReduceBytesPerSecond,
+            measured->allReduceLatencySeconds};
   return divide(2 * (n - 1) / n * bytes, link.bytesPerSecond) +
          2 * (n - 1) * link.latencySeconds;
 }

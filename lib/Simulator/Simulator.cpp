@@ -441,7 +441,20 @@ SimReport simulate(const Program &program, const CostTable &costs,
     result.error = "invalid program: " + diagnostics.front().message;
     return result;
   }
-  return Run(program, costs, cluster, placement).run();
+  // More ranks than the calibrated machine's cores: the ranks share them.
+  int ranks = static_cast<int>(program.ranks.size());
+  const std::optional<Calibration> &measured = cluster.device.calibration;
+  if (!measured || measured->cores <= 0 || ranks <= measured->cores)
+    return Run(program, costs, cluster, placement).run();
+  double stretch = static_cast<double>(ranks) / measured->cores;
+  CostTable shared = costs;
+  for (StageCosts &stage : shared.stages)
+    for (double *d : {&stage.forward, &stage.backward, &stage.backwardInput,
+                      &stage.backwardWeight, &stage.optimizer})
+      *d *= stretch;
+  SimReport result = Run(program, shared, cluster, placement).run();
+  result.oversubscription = stretch;
+  return result;
 }
 
 SimReport simulate(const Program &program, const CostTable &costs,

@@ -5,7 +5,7 @@
 // RUN: not pipewave-opt %pipewave_src/examples/mlp.mlir --pipe-plan="profile=%S/Inputs/no-such-profile-pbs-8.txt" 2>&1 | FileCheck %s --check-prefix=PROFILE
 // RUN: not pipewave-opt %pipewave_src/examples/mlp.mlir --pipe-plan="devices-per-node=2 device=%S/Inputs/plan-device.json memory=100KB" 2>&1 | FileCheck %s --check-prefix=NOFIT
 
-// DEVICE: error: pipe-plan: unknown device 'tpu' (cpu, v100, a100, h100, h200 or a .json device file)
+// DEVICE: error: pipe-plan: unknown device 'tpu' (cpu, v100, a100, h100, h200, a calibrated device or a .json device file)
 // MEMORY: error: pipe-plan: memory= expects a size such as 16GiB, got 'lots'
 // NODES: error: pipe-plan: devices-per-node and nodes must be at least 1, global-batch, max-stages and profile-batch at least 0
 // PROFILE: error: pipe-plan: {{.*}}no-such-profile-pbs-8.txt

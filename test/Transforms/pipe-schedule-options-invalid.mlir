@@ -27,7 +27,7 @@
 // NOFILE: error: pipe-schedule: schedule=file needs file=PATH (an action list, see docs/schedule-format.md)
 
 // RUN: not pipewave-opt %s --pipe-schedule="schedule=auto device=tpu" 2>&1 | FileCheck %s --check-prefix=DEVICE
-// DEVICE: error: pipe-schedule: unknown device 'tpu' (cpu, v100, a100, h100, h200 or a .json device file)
+// DEVICE: error: pipe-schedule: unknown device 'tpu' (cpu, v100, a100, h100, h200, a calibrated device or a .json device file)
 
 // RUN: not pipewave-opt %s --pipe-schedule="schedule=auto device=%S/Inputs/missing.json" 2>&1 | FileCheck %s --check-prefix=DEVFILE
 // DEVFILE: error: pipe-schedule: cannot read device file '{{.*}}missing.json'

@@ -4,12 +4,18 @@
 // RUN: not pipewave-opt %s -split-input-file --sched-simulate="devices-per-node=0" 2>&1 | FileCheck %s --check-prefix=PERNODE
 // RUN: not pipewave-opt %s -split-input-file --sched-simulate="entry=train" 2>&1 | FileCheck %s --check-prefix=ENTRY
 // RUN: not pipewave-opt %s -split-input-file --sched-simulate="trace=%t.missing-dir/t.json" 2>&1 | FileCheck %s --check-prefix=WRITE
+// RUN: sed 's/"matmul"/"matmuls"/' %S/Inputs/sim-calibrated-device.json > %t.broken.json
+// RUN: not pipewave-opt %s -split-input-file --sched-simulate="device=%t.broken.json" 2>&1 | FileCheck %s --check-prefix=CALIBRATION
+// RUN: rm -rf %t.cache && mkdir -p %t.cache/devices && cp %t.broken.json %t.cache/devices/bad.json
+// RUN: env PIPEWAVE_CACHE_DIR=%t.cache not pipewave-opt %s -split-input-file --sched-simulate="device=bad" 2>&1 | FileCheck %s --check-prefix=CACHED
 
-// DEVICE: error: sched-simulate: unknown device 'tpu' (cpu, v100, a100, h100, h200 or a .json device file)
+// DEVICE: error: sched-simulate: unknown device 'tpu' (cpu, v100, a100, h100, h200, a calibrated device or a .json device file)
 // MEMORY: error: sched-simulate: memory= expects a size such as 16GiB, got 'lots'
 // PERNODE: error: sched-simulate: devices-per-node must be at least 1, got 0
 // ENTRY: error: sched-simulate: entry function '@train' with a body of one block not found (set the pass option entry=NAME)
 // WRITE: error: sched-simulate: cannot write the trace '{{.*}}missing-dir/t.json':
+// CALIBRATION: error: sched-simulate: cannot read device file '{{.*}}.broken.json': {{.*}}.broken.json: calibration: missing array 'matmul'
+// CACHED: error: sched-simulate: cannot read calibrated device 'bad': {{.*}}devices/bad.json: calibration: missing array 'matmul'
 
 // expected-error@+1 {{sched-simulate: no sched.program to simulate; run pipe-schedule first}}
 module {

@@ -475,7 +475,7 @@ int main(int argc, char **argv) {
   std::string output = defaultOutput();
   summaryInputs.entry = entry;
   summaryInputs.device = options.device.empty()
-                             ? pipewave::defaultDevice(options.target).str()
+                             ? pipewave::defaultDevice(options.target)
                              : std::string(options.device);
   summaryInputs.deviceReason = "the " + targetName + " target's device";
   summaryInputs.autoSchedule = scheduleName == "auto";

@@ -45,8 +45,9 @@ model:
   --optimizer-state X      optimizer state as a multiple of the weights
                            (default 2, Adam)
 cluster:
-  --device NAME|FILE.json  cpu, v100, a100, h100, h200 or a device file in
-                           the format of data/devices/*.json (default v100)
+  --device NAME|FILE.json  cpu, v100, a100, h100, h200, a device calibrated
+                           by pipewave-calibrate, or a device file in the
+                           format of data/devices/*.json (default v100)
   --devices-per-node N     (default 8)
   --nodes N                (default 1)
   --memory SIZE            memory per device, e.g. 16GiB (default: device's)
@@ -191,15 +192,10 @@ int main(int argc, char **argv) {
   if (profilePath.empty())
     die("--profile is required (try --help)");
 
-  std::optional<sim::DeviceSpec> device = sim::findDevice(deviceName);
   std::string error;
-  if (!device && deviceName.size() > 5 &&
-      deviceName.substr(deviceName.size() - 5) == ".json")
-    device = sim::loadDeviceFile(deviceName, &error);
+  std::optional<sim::DeviceSpec> device = sim::lookupDevice(deviceName, error);
   if (!device)
-    die(error.empty() ? "unknown device '" + deviceName +
-                            "' (cpu, v100, a100, h100, h200 or a .json file)"
-                      : error);
+    die(error);
 
   options.cluster = sim::Cluster::of(*device, devicesPerNode, nodes);
   if (memory)

@@ -13,6 +13,9 @@
 //    arithmetic, larger for division and transcendentals).
 //  * Views (reshape, expand/collapse_shape, identity, tensor.cast,
 //    tensor.empty) and constants cost nothing.
+//  * Classes for a calibrated device: constants, shape arithmetic and views
+//    are Free; element-wise ops Elementwise; reductions Reduction; matmul
+//    Matmul; the data movement ops Movement; everything else Other.
 //  * Any tensor with a dynamic dimension (or an unranked tensor) in an op that
 //    needs its size makes the op uncostable: getOpCost returns failure.
 //
@@ -21,15 +24,25 @@
 #ifndef PIPEWAVE_ANALYSIS_COSTMODEL_H
 #define PIPEWAVE_ANALYSIS_COSTMODEL_H
 
+#include "pipewave/Simulator/Calibration.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
 namespace pipewave {
 
-/// Work of one op: floating point operations and bytes moved (read + written).
+/// Work of one op: floating point operations and bytes moved (read + written),
+/// and, for a calibrated device (pipewave/Simulator/Calibration.h), the class
+/// of the op and a matmul's per-batch shape.
 struct OpCost {
   double flops = 0;
   double bytes = 0;
+  sim::OpClass kind = sim::OpClass::Other;
+  /// tosa.matmul [B, M, K] x [B, K, N]: M, N and K.
+  double m = 0, n = 0, k = 0;
+
+  /// The work as the device's cost (sim::DeviceSpec::opSeconds) takes it.
+  sim::OpWork work() const { return {kind, flops, bytes, m, n, k}; }
 
   OpCost &operator+=(const OpCost &other) {
     flops += other.flops;

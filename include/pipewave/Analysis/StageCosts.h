@@ -10,7 +10,7 @@
 // per-op cost model (pipewave/Analysis/CostModel.h) and a device's roofline:
 //
 // * F: the sum over the operations of the stage function of
-//   device.seconds(flops, bytes) (FP32 peak).
+//   device.opSeconds(work): the FP32 roofline, or the calibrated cost.
 // * B: the cost of the `pipe.bwd` function when pipe-autodiff has run, else
 //   2 x F.
 // * I, W: the costs of `pipe.bwd_input` / `pipe.bwd_weight` when present;
@@ -27,6 +27,14 @@
 //   function (its stash) plus the non-parameter arguments; otherwise every
 //   tensor a costed (non-view, non-constant) operation of the stage produces
 //   plus the non-parameter arguments.
+//
+// On a calibrated device (pipewave/Simulator/Calibration.h) the durations
+// are evaluated per op at the step's microbatch instead: each op's flops and
+// bytes scale with the samples, its fixed cost does not, and a matmul's rate
+// is looked up at its shape with the sample dimension scaled (the first of
+// M, K, N equal to the functions' samples, else the first a multiple of
+// them); every F/B/I/W action adds the calibration's actionSeconds and the
+// optimizer step its measured cost.
 //
 // The stage functions compute either the global batch (before
 // pipe-microbatch) or one microbatch of M1 (after pipe-microbatch{
@@ -66,6 +74,10 @@ struct StageWork {
   /// Bytes of the non-parameter arguments (the stash under full
   /// recompute).
   double inputBytes = 0;
+  /// The costed ops of the forward, backward, and split backward functions
+  /// (empty where there is no such function), for a calibrated device.
+  std::vector<sim::OpWork> forwardOps, backwardOps, backwardInputOps,
+      backwardWeightOps;
   /// Where the stash and backward figures come from.
   bool hasForwardFunction = false;
   bool hasBackwardFunction = false;
@@ -104,6 +116,12 @@ struct ModelCosts {
   /// inputs and its backward (B, or I) first runs the forward again.
   sim::CostTable costTable(int64_t microbatches,
                            bool fullRecompute = false) const;
+
+private:
+  /// Sets `stage`'s F, B, I and W from the ops of `work` at `scale` on the
+  /// calibrated device.
+  void calibrate(const StageWork &work, double scale,
+                 sim::StageCosts &stage) const;
 };
 
 /// Costs every stage of `entry` on `device`; emits an error naming

@@ -94,9 +94,12 @@ void buildPipeTrainPipeline(mlir::OpPassManager &pm,
 enum class CompileTarget { CPU, CUDA };
 
 /// The device `pipe-compile` simulates schedule=auto's candidates on when
-/// its `device` option is empty: the shipped description of a CPU socket
-/// (`cpu`, data/devices/cpu.json) for the CPU target, an H200 for CUDA.
-llvm::StringRef defaultDevice(CompileTarget target);
+/// its `device` option is empty: for the CPU target the machine at hand as
+/// pipewave-calibrate measured it (the cached calibration `host`, see
+/// pipewave/Simulator/Device.h) when there is one, else the shipped
+/// description of a CPU socket (`cpu`, data/devices/cpu.json); an H200 for
+/// CUDA.
+std::string defaultDevice(CompileTarget target);
 
 /// Where `pipe-compile` stops.
 enum class CompileEmit {

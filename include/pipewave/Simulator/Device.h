@@ -32,6 +32,8 @@
 #ifndef PIPEWAVE_SIMULATOR_DEVICE_H
 #define PIPEWAVE_SIMULATOR_DEVICE_H
 
+#include "pipewave/Simulator/Calibration.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,6 +76,9 @@ struct DeviceSpec {
   double memoryBytes = 0;
   LinkSpec intraNode;
   LinkSpec interNode;
+  /// Terms measured on one machine by pipewave-calibrate (Calibration.h);
+  /// absent in the shipped files.
+  std::optional<Calibration> calibration;
 
   /// The peak rate for `precision` (FP32's if the device has none for it).
   double peakFlopsPerSecond(Precision precision = Precision::FP32) const;
@@ -82,6 +87,10 @@ struct DeviceSpec {
   /// bytes: max(flops / peak, bytes / memory bandwidth).
   double seconds(double flops, double bytes,
                  Precision precision = Precision::FP32) const;
+
+  /// Seconds of one op: the calibrated cost when the device has a
+  /// calibration, else the FP32 roofline of its flops and bytes.
+  double opSeconds(const OpWork &op) const;
 };
 
 /// The built-in devices: cpu, v100, a100, h100, h200 (same figures as
@@ -90,6 +99,24 @@ const std::vector<DeviceSpec> &builtinDevices();
 
 /// The built-in device called `name` (case-insensitive), if any.
 std::optional<DeviceSpec> findDevice(std::string_view name);
+
+/// Where calibrated devices are cached: $PIPEWAVE_CACHE_DIR, else
+/// $XDG_CACHE_HOME/pipewave, else $HOME/.cache/pipewave, followed by
+/// "/devices"; empty when none of the variables is set.
+std::string calibratedDeviceDir();
+
+/// The cached device file of the calibration called `name`
+/// (calibratedDeviceDir()/NAME.json), or "" when there is no cache dir.
+std::string calibratedDevicePath(std::string_view name);
+
+/// A device by name: a built-in one, a device file (a name ending in
+/// ".json"), or a calibration cached under that name
+/// (calibratedDevicePath()); nullopt with `error` set otherwise.
+std::optional<DeviceSpec> lookupDevice(std::string_view name,
+                                       std::string &error);
+
+/// The name pipewave-calibrate gives the machine it runs on by default.
+inline constexpr const char *kHostDeviceName = "host";
 
 /// Parses a device description in the format of data/devices/*.json. On
 /// failure returns nullopt and sets `error`.

@@ -21,7 +21,9 @@
 //     2 (n-1)/n * bytes / bw  +  2 (n-1) * latency,
 //   where bw and latency are the inter-node figures if the group spans more
 //   than one node (one ring edge per node crosses its NIC) and the intra-node
-//   ones otherwise; 0 for n <= 1.
+//   ones otherwise;
+//   (a calibrated device's measured all-reduce figures when it has them,
+//   Calibration.h); 0 for n <= 1.
 //
 //===----------------------------------------------------------------------===//
 

@@ -31,6 +31,10 @@
 //   explicit AllReduce starts when every member of its group has reached it
 //   and runs over the union of their devices.
 //
+// Oversubscription. On a calibrated device (Calibration.h) with fewer cores
+//   than the program has ranks, the ranks share the cores: every F, B, I, W
+//   and OptimizerStep duration is stretched by ranks / cores.
+//
 // Memory, per device of each rank: weights, gradients (gradientFactor x
 //   weights), optimizer state (optimizerStateFactor x weights, 2 for Adam),
 //   the activations stashed for in-flight microbatches (allocated when F
@@ -179,6 +183,9 @@ struct SimReport {
   /// The cluster's memory per device, and whether every rank fits in it.
   double memoryCapacity = 0;
   bool fits = true;
+  /// Ranks per core when the program has more ranks than a calibrated
+  /// device's cores (every duration was stretched by it); 1 otherwise.
+  double oversubscription = 1;
   /// Non-empty if the program could not be simulated (it failed
   /// schedule::verify(), the cost table or placement does not match it, or
   /// the simulation stalled); the other fields are then empty.

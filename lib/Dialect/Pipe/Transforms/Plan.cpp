@@ -286,7 +286,7 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
         planner::LayerProfile layer;
         layer.name = op.getName().getStringRef().str() + "#" +
                      std::to_string(model.profile.layers.size());
-        layer.forwardSeconds = deviceSpec.seconds(cost->flops, cost->bytes);
+        layer.forwardSeconds = deviceSpec.opSeconds(cost->work());
         layer.backwardSeconds = 2 * layer.forwardSeconds;
         for (Type type : op.getResultTypes())
           layer.outputBytes += pipewave::typeBytes(type);

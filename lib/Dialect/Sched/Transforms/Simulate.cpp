@@ -78,6 +78,11 @@ std::string formatReport(const schedule::Program &program,
   text += format("step time: %g s (%s)\n", report.stepTime,
                  sim::formatSeconds(report.stepTime).c_str());
   text += format("bubble fraction: %.4f\n", report.bubbleFraction);
+  if (report.oversubscription > 1)
+    text += format("oversubscribed: %zu ranks on %d cores, every duration "
+                   "stretched by %g\n",
+                   program.ranks.size(), costs.device.calibration->cores,
+                   report.oversubscription);
   text += format("memory: %s\n",
                  report.fits ? "every rank fits" : "some rank does not fit");
   text += costs.hasSplitBackward()

@@ -1,0 +1,114 @@
+//===- Calibration.h - Measured cost terms of one machine -------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Plain C++ (no MLIR/LLVM). The optional "calibration" object of a device
+// file: what pipewave-calibrate measured on one machine through the code
+// the CPU target generates. When a device has one, an op costs
+//
+//   matmul [B, M, K] x [B, K, N]:
+//       opSeconds + flops / matmulFlopsPerSecond(M, N, K)
+//   element-wise:
+//       opSeconds + max(bytes / elementwise(bytes),
+//                       flops / elementwiseFlopsPerSecond)
+//   reduction:       opSeconds + bytes / reduction(bytes)
+//   data movement:   opSeconds + bytes / movement(bytes)
+//   other costed ops (convolutions, pooling, ...): opSeconds + the device's
+//       roofline, max(flops / peak, bytes / memory bandwidth)
+//   views and constants: 0
+//
+// and every F, B, I or W action adds actionSeconds (the stage function's
+// call and the runtime's work around it); an optimizer step costs
+// optimizerSeconds + parameter bytes / optimizer(parameter bytes).
+//
+// elementwise, reduction, movement and optimizer are measured bandwidths by the
+// bytes an op touches (caches make small ops faster): piecewise linear in (log
+// bytes, log bandwidth) between the measured sizes, the end points' bandwidth
+// beyond them.
+//
+// matmulFlopsPerSecond interpolates the measured table: with d_i the
+// distance from (log2 M, log2 N, log2 K) to point i's, the rate of an exact
+// match, else exp(sum w_i log r_i / sum w_i) with w_i = 1 / d_i^4 (inverse
+// distance weighting of the log rates).
+//
+// All-reduce: the ring formula of Network.h on the measured all-reduce
+// figures when present, else on the intraNode link (which holds the
+// measured point-to-point latency and bandwidth).
+//
+// Oversubscription: with more ranks than `cores`, the ranks share the
+// cores, and the simulator stretches every duration by ranks / cores.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_SIMULATOR_CALIBRATION_H
+#define PIPEWAVE_SIMULATOR_CALIBRATION_H
+
+#include <vector>
+
+namespace pipewave::sim {
+
+/// The classes of ops the calibrated cost distinguishes.
+enum class OpClass { Free, Matmul, Elementwise, Reduction, Movement, Other };
+
+/// The work of one op, as the calibrated cost needs it.
+struct OpWork {
+  OpClass kind = OpClass::Other;
+  double flops = 0;
+  double bytes = 0;
+  /// Matmul only: the per-batch problem M x K times K x N.
+  double m = 0, n = 0, k = 0;
+};
+
+/// One measured matmul: its shape and its rate.
+struct MatmulPoint {
+  double m = 0, n = 0, k = 0;
+  double flopsPerSecond = 0;
+};
+
+/// A bandwidth measured on ops touching `bytes` bytes.
+struct BandwidthPoint {
+  double bytes = 0;
+  double bytesPerSecond = 0;
+};
+
+/// The bandwidth of `table` (sorted by bytes) at `bytes` (see the file
+/// comment); 0 for an empty table.
+double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes);
+
+/// Measured cost terms of one machine (see the file comment).
+struct Calibration {
+  /// Cores the ranks share; 0 when unknown.
+  int cores = 0;
+  std::vector<MatmulPoint> matmul;
+  std::vector<BandwidthPoint> elementwise, reduction, movement;
+  double elementwiseFlopsPerSecond = 0;
+  /// Fixed cost of one costed op, and of one F/B/I/W action.
+  double opSeconds = 0;
+  double actionSeconds = 0;
+  /// Optimizer step: fixed cost, and parameter bytes per second by the
+  /// parameter bytes.
+  double optimizerSeconds = 0;
+  std::vector<BandwidthPoint> optimizer;
+  /// Ring all-reduce link figures between ranks of one machine (the
+  /// formula of Network.h); 0 bandwidth: the device's intraNode link.
+  double allReduceBytesPerSecond = 0;
+  double allReduceLatencySeconds = 0;
+
+  /// Interpolated matmul rate of an M x K times K x N problem (0 when the
+  /// table is empty).
+  double matmulFlopsPerSecond(double m, double n, double k) const;
+
+  /// Seconds of `op`; `peakFlops` and `memoryBytesPerSecond` are the
+  /// device's roofline figures for OpClass::Other.
+  double opSecondsOf(const OpWork &op, double peakFlops,
+                     double memoryBytesPerSecond) const;
+
+  /// Seconds of an optimizer step over `parameterBytes`.
+  double optimizerStepSeconds(double parameterBytes) const;
+};
+
+} // namespace pipewave::sim
+
+#endif // PIPEWAVE_SIMULATOR_CALIBRATION_H

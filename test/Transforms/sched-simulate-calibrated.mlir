@@ -1,0 +1,49 @@
+// sched-simulate on a calibrated device (Inputs/sim-calibrated-device.json:
+// 1 us per op, 10 us per action, matmuls at 1 GFLOP/s, 1 GB/s for
+// element-wise ops and reductions, an Adam step of 10 us + 100 MB/s).
+
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=gpipe microbatches=2" --sched-simulate="device=%S/Inputs/sim-calibrated-device.json report=-" -o /dev/null | FileCheck %s
+
+// The same device by name, from the calibration cache.
+// RUN: rm -rf %t.cache && mkdir -p %t.cache/devices
+// RUN: cp %S/Inputs/sim-calibrated-device.json %t.cache/devices/lab.json
+// RUN: env PIPEWAVE_CACHE_DIR=%t.cache pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=gpipe microbatches=2" --sched-simulate="device=lab report=-" -o /dev/null | FileCheck %s
+
+// On one core the two ranks share it: every duration doubles.
+// RUN: sed 's/"cores": 2/"cores": 1/' %S/Inputs/sim-calibrated-device.json > %t.one-core.json
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=gpipe microbatches=2" --sched-simulate="device=%t.one-core.json report=-" -o /dev/null | FileCheck %s --check-prefix=SHARED
+
+// The stage functions compute the batch of 4; a microbatch is 2 samples.
+// Stage 0 is one matmul [1, 4, 8] x [1, 8, 8], 512 FLOPs for the batch: per
+// microbatch M = 2 (M is the sample dimension), 256 FLOPs at 1 GFLOP/s =
+// 0.256 us, plus 1 us for the op and 10 us for the action: F = 11.256 us.
+// With no pipe.bwd function B = 2 x 1.256 + 10 = 12.512 us, I = W = F.
+// Stage 1: the add of 4x8 and 1x8 touches 288 B (144 B a microbatch:
+// 0.144 us), the reductions 160 and 36 B (0.08 and 0.018 us), plus 1 us
+// each and 10 us for the action: F = 13.242 us, B = 2 x 3.242 + 10 =
+// 16.484 us. The Adam steps: 10 us + 256 B (32 B) at 100 MB/s.
+// CHECK:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on calibrated-unit
+// CHECK:      stage function             F            B            I            W            optimizer
+// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.2512e-05   1.1256e-05   1.1256e-05   1.256e-05
+// CHECK-NEXT: 1     main_stage1          1.3242e-05   1.6484e-05   1.3242e-05   1.3242e-05   1.032e-05
+
+// SHARED:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on calibrated-unit
+// SHARED:      oversubscribed: 2 ranks on 1 cores, every duration stretched by 2
+
+func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
+                %w: tensor<1x8x8xf32> {pipe.param, pipe.name = "w"},
+                %b: tensor<1x8xf32> {pipe.param, pipe.name = "b"}) -> tensor<f32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s3 = tosa.const_shape {values = dense<[1, 4, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s2 = tosa.const_shape {values = dense<[4, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %x3 = tosa.reshape %x, %s3 : (tensor<4x8xf32>, !tosa.shape<3>) -> tensor<1x4x8xf32>
+  %m = tosa.matmul %x3, %w, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x8xf32>
+  %m2 = tosa.reshape %m, %s2 : (tensor<1x4x8xf32>, !tosa.shape<2>) -> tensor<4x8xf32>
+  pipe.split
+  %c = tosa.add %m2, %b : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+  %s = tosa.reduce_sum %c {axis = 0 : i32} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+  %t = tosa.reduce_sum %s {axis = 1 : i32} : (tensor<1x8xf32>) -> tensor<1x1xf32>
+  %shape = tosa.const_shape {values = dense<> : tensor<0xindex>} : () -> !tosa.shape<0>
+  %l = tosa.reshape %t, %shape : (tensor<1x1xf32>, !tosa.shape<0>) -> tensor<f32>
+  return %l : tensor<f32>
+}

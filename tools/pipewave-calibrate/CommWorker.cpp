@@ -1,0 +1,102 @@
+//===- CommWorker.cpp - Two-rank communication microbenchmark -------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Ping-pong of a small and a large message between ranks 0 and 1 (one-way
+// time = round trip / 2), and all-reduces of one float and of the large
+// buffer, through the runtime's MPI backend, the transport pipewave-run
+// gives compiled models. With the ring formula of the simulator for two
+// ranks, an all-reduce of b bytes takes 2 latency + b / bandwidth.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Measure.h"
+
+#include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Error.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace pipewave::runtime;
+
+namespace pipewave::calibrate {
+
+namespace {
+
+/// One-way seconds of a `bytes` message, over `rounds` round trips.
+double pingPong(Backend &backend, std::vector<char> &buffer, size_t bytes,
+                int rounds) {
+  int peer = 1 - backend.rank();
+  backend.barrier("ping-pong start");
+  double start = backend.now();
+  for (int i = 0; i < rounds; ++i) {
+    if (backend.rank() == 0) {
+      backend.wait(backend.isend(buffer.data(), bytes, peer, i), "ping");
+      backend.wait(backend.irecv(buffer.data(), bytes, peer, i), "pong");
+    } else {
+      backend.wait(backend.irecv(buffer.data(), bytes, peer, i), "ping");
+      backend.wait(backend.isend(buffer.data(), bytes, peer, i), "pong");
+    }
+  }
+  return (backend.now() - start) / rounds / 2;
+}
+
+/// Seconds of one all-reduce of `count` floats, over `rounds`.
+double allReduce(Backend &backend, std::vector<float> &buffer, size_t count,
+                 int rounds) {
+  backend.barrier("all-reduce start");
+  double start = backend.now();
+  for (int i = 0; i < rounds; ++i)
+    backend.allreduceSum(buffer.data(), count, {0, 1}, "all-reduce");
+  return (backend.now() - start) / rounds;
+}
+
+} // namespace
+
+int runCommWorker(int argc, char **argv, const std::string &out, bool quick) {
+  try {
+    std::unique_ptr<Backend> backend = createMpiBackend(&argc, &argv);
+    if (backend->size() != 2) {
+      std::fprintf(stderr,
+                   "pipewave-calibrate: --comm-worker needs 2 ranks, "
+                   "got %d\n",
+                   backend->size());
+      return 1;
+    }
+    const size_t large = 4 << 20;
+    int small = quick ? 50 : 400, big = quick ? 5 : 40;
+    std::vector<char> bytes(large);
+    std::vector<float> floats(large / sizeof(float));
+    pingPong(*backend, bytes, 8, small / 4); // warm-up
+    double latency = pingPong(*backend, bytes, 8, small);
+    double oneWay = pingPong(*backend, bytes, large, big);
+    allReduce(*backend, floats, 1, small / 4); // warm-up
+    double reduceSmall = allReduce(*backend, floats, 1, small);
+    double reduceLarge = allReduce(*backend, floats, floats.size(), big);
+    if (backend->rank() == 0) {
+      double bandwidth = large / std::max(oneWay - latency, 1e-9);
+      double reduceBandwidth =
+          large / std::max(reduceLarge - reduceSmall, 1e-9);
+      FILE *file = std::fopen(out.c_str(), "w");
+      if (!file) {
+        std::fprintf(stderr, "pipewave-calibrate: cannot write '%s'\n",
+                     out.c_str());
+        return 1;
+      }
+      std::fprintf(file, "%.6g %.6g %.6g %.6g\n", latency, bandwidth,
+                   reduceSmall / 2, reduceBandwidth);
+      std::fclose(file);
+    }
+    backend->barrier("done");
+    return 0;
+  } catch (const Error &error) {
+    std::fprintf(stderr, "pipewave-calibrate: %s\n", error.what());
+    return 1;
+  }
+}
+
+} // namespace pipewave::calibrate

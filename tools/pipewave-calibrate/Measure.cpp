@@ -1,0 +1,154 @@
+//===- Measure.cpp - Timing compiled models -------------------------------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Measure.h"
+
+#include "pipewave/Support/Json.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace pipewave::calibrate {
+
+namespace {
+
+/// Writes an [shape] float32 .npy file with values in [-1, 1].
+bool writeNpy(const std::string &path, const std::vector<int64_t> &shape) {
+  std::string dims;
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    dims += std::to_string(dim) + ", ";
+    count *= dim;
+  }
+  if (shape.size() > 1)
+    dims.erase(dims.size() - 2);
+  std::string header =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  while ((10 + header.size() + 1) % 64 != 0)
+    header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  uint16_t length = static_cast<uint16_t>(header.size());
+  out.put(static_cast<char>(length & 0xff));
+  out.put(static_cast<char>(length >> 8));
+  out << header;
+  std::vector<float> values(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = static_cast<float>((i * 7919) % 2001) / 1000.0f - 1.0f;
+  out.write(reinterpret_cast<const char *>(values.data()),
+            static_cast<std::streamsize>(values.size() * sizeof(float)));
+  return static_cast<bool>(out);
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+} // namespace
+
+bool Runner::run(const std::string &command, const std::string &log,
+                 std::string &error) {
+  if (std::system((command + " > " + log + " 2>&1").c_str()) == 0)
+    return true;
+  std::string text = readFile(log);
+  if (text.size() > 2000)
+    text = text.substr(text.size() - 2000);
+  error = "'" + command + "' failed:\n" + text;
+  return false;
+}
+
+std::optional<Timing> Runner::time(const Model &model, const std::string &name,
+                                   std::string &error) const {
+  std::string base = workDir + "/" + name;
+  {
+    std::ofstream out(base + ".mlir");
+    out << model.text;
+  }
+  std::string data;
+  for (const auto &[input, shape] : model.data) {
+    std::string path = base + "." + input + ".npy";
+    if (!writeNpy(path, shape)) {
+      error = "cannot write '" + path + "'";
+      return std::nullopt;
+    }
+    data += " --data " + input + "=" + path;
+  }
+  std::string compile = binDir + "/pipewave-compile " + base + ".mlir -o " +
+                        base + ".bin --stages 1 --quiet" +
+                        (model.training ? "" : " --inference");
+  std::string run = binDir + "/pipewave-run -n 1 " + base + ".bin" + data +
+                    " --steps " + std::to_string(steps) + " --trace " + base +
+                    ".trace.json" +
+                    (model.training ? " --optimizer adam --lr 0.001" : "");
+  if (!Runner::run(compile, base + ".compile.log", error) ||
+      !Runner::run(run, base + ".run.log", error))
+    return std::nullopt;
+
+  std::string message;
+  std::optional<json::JsonValue> trace =
+      json::parseJson(readFile(base + ".trace.json"), &message);
+  const json::JsonValue *events = trace ? trace->find("traceEvents") : nullptr;
+  if (!events || !events->isArray()) {
+    error = base + ".trace.json: no traceEvents " + message;
+    return std::nullopt;
+  }
+  std::vector<double> forward, optimizer;
+  for (const json::JsonValue &event : events->array) {
+    const json::JsonValue *ph = event.find("ph");
+    const json::JsonValue *nameField = event.find("name");
+    const json::JsonValue *dur = event.find("dur");
+    const json::JsonValue *args = event.find("args");
+    const json::JsonValue *step = args ? args->find("step") : nullptr;
+    if (!ph || ph->string != "X" || !nameField || !dur || !step ||
+        step->number < 2)
+      continue;
+    if (nameField->string.rfind("F s0", 0) == 0)
+      forward.push_back(dur->number * 1e-6);
+    else if (nameField->string == "optimizer s0")
+      optimizer.push_back(dur->number * 1e-6);
+  }
+  if (forward.empty()) {
+    error = base + ".trace.json: no F slice after step 1";
+    return std::nullopt;
+  }
+  return Timing{median(forward), median(optimizer)};
+}
+
+std::optional<CommFigures> measureComm(const Runner &runner,
+                                       const std::string &self, bool quick,
+                                       std::string &error) {
+  std::string out = runner.work() + "/comm.txt";
+  std::string command = runner.bin() + "/pipewave-run -n 2 " + self +
+                        " --comm-worker " + out + (quick ? " --quick" : "");
+  if (!Runner::run(command, runner.work() + "/comm.log", error))
+    return std::nullopt;
+  CommFigures figures;
+  std::istringstream in(readFile(out));
+  if (!(in >> figures.latencySeconds >> figures.bytesPerSecond >>
+        figures.allReduceLatencySeconds >> figures.allReduceBytesPerSecond)) {
+    error = "the two-rank worker wrote no figures to '" + out + "'";
+    return std::nullopt;
+  }
+  return figures;
+}
+
+} // namespace pipewave::calibrate

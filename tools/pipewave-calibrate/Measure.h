@@ -1,0 +1,75 @@
+//===- Measure.h - Timing compiled models and the backend -------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runner compiles a Model with pipewave-compile (one stage) and runs it with
+// pipewave-run on one rank with --trace; the timing is the median of the
+// stage's F (and optimizer) slices after the first step. The communication
+// figures come from this tool itself run on two ranks (--comm-worker).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_TOOLS_CALIBRATE_MEASURE_H
+#define PIPEWAVE_TOOLS_CALIBRATE_MEASURE_H
+
+#include "Models.h"
+
+#include <optional>
+#include <string>
+
+namespace pipewave::calibrate {
+
+/// Median seconds of one step's slices.
+struct Timing {
+  double forward = 0;
+  double optimizer = 0;
+};
+
+class Runner {
+public:
+  /// pipewave-compile and pipewave-run are looked up in `binDir`; files go
+  /// to `workDir`; each model runs `steps` steps.
+  Runner(std::string binDir, std::string workDir, int steps)
+      : binDir(std::move(binDir)), workDir(std::move(workDir)), steps(steps) {}
+
+  /// Compiles and times `model` (files named after `name`); nullopt with
+  /// `error` set when a command fails.
+  std::optional<Timing> time(const Model &model, const std::string &name,
+                             std::string &error) const;
+
+  /// Runs `command` with its output in `log`; false with `error` holding
+  /// the end of the log when it fails.
+  static bool run(const std::string &command, const std::string &log,
+                  std::string &error);
+
+  const std::string &bin() const { return binDir; }
+  const std::string &work() const { return workDir; }
+
+private:
+  std::string binDir, workDir;
+  int steps;
+};
+
+/// Point-to-point and all-reduce figures between two ranks.
+struct CommFigures {
+  double latencySeconds = 0;
+  double bytesPerSecond = 0;
+  double allReduceLatencySeconds = 0;
+  double allReduceBytesPerSecond = 0;
+};
+
+/// Runs `self --comm-worker FILE` on two ranks through pipewave-run and
+/// reads what rank 0 wrote.
+std::optional<CommFigures> measureComm(const Runner &runner,
+                                       const std::string &self, bool quick,
+                                       std::string &error);
+
+/// The --comm-worker side: ping-pong and all-reduce through the runtime's
+/// MPI backend; rank 0 writes the figures to `out`. Returns the exit code.
+int runCommWorker(int argc, char **argv, const std::string &out, bool quick);
+
+} // namespace pipewave::calibrate
+
+#endif // PIPEWAVE_TOOLS_CALIBRATE_MEASURE_H

@@ -1,0 +1,134 @@
+//===- Models.cpp - Microbenchmark models of pipewave-calibrate -----------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Models.h"
+
+namespace pipewave::calibrate {
+
+namespace {
+
+std::string tensor(const std::vector<int64_t> &shape) {
+  std::string text = "tensor<";
+  for (int64_t dim : shape)
+    text += std::to_string(dim) + "x";
+  return text + "f32>";
+}
+
+std::string shapeConst(const std::string &name,
+                       const std::vector<int64_t> &shape) {
+  std::string values;
+  for (int64_t dim : shape)
+    values += (values.empty() ? "" : ", ") + std::to_string(dim);
+  return "  " + name + " = tosa.const_shape {values = dense<[" + values +
+         "]> : tensor<" + std::to_string(shape.size()) +
+         "xindex>} : () -> !tosa.shape<" + std::to_string(shape.size()) + ">\n";
+}
+
+const char *kConsts =
+    "  %zp = \"tosa.const\"() <{values = dense<0.0> : tensor<1xf32>}> : () "
+    "-> tensor<1xf32>\n"
+    "  %shift = \"tosa.const\"() <{values = dense<0> : tensor<1xi8>}> : () "
+    "-> tensor<1xi8>\n";
+
+} // namespace
+
+Model elementwiseChain(const std::string &op, int64_t rows, int64_t cols,
+                       int count) {
+  std::string t = tensor({rows, cols});
+  Model model;
+  model.data = {{"x", {rows, cols}}};
+  model.text =
+      "func.func @main(%x: " + t + " {pipe.name = \"x\"}) -> " + t + " {\n";
+  std::string previous = "%x";
+  for (int i = 1; i <= count; ++i) {
+    std::string h = "%h" + std::to_string(i);
+    if (op == "tosa.add")
+      model.text += "  " + h + " = tosa.add " + previous + ", %x : (" + t +
+                    ", " + t + ") -> " + t + "\n";
+    else
+      model.text += "  " + h + " = " + op + " " + previous + " : (" + t +
+                    ") -> " + t + "\n";
+    previous = h;
+  }
+  model.text += "  return " + previous + " : " + t + "\n}\n";
+  return model;
+}
+
+Model reduction(int64_t rows, int64_t cols) {
+  std::string in = tensor({rows, cols}), out = tensor({rows, 1});
+  Model model;
+  model.data = {{"x", {rows, cols}}};
+  model.text = "func.func @main(%x: " + in + " {pipe.name = \"x\"}) -> " + out +
+               " {\n  %r = tosa.reduce_sum %x {axis = 1 : i32} : (" + in +
+               ") -> " + out + "\n  return %r : " + out + "\n}\n";
+  return model;
+}
+
+Model transpose(int64_t rows, int64_t cols) {
+  std::string in = tensor({rows, cols}), out = tensor({cols, rows});
+  Model model;
+  model.data = {{"x", {rows, cols}}};
+  model.text = "func.func @main(%x: " + in + " {pipe.name = \"x\"}) -> " + out +
+               " {\n  %t = tosa.transpose %x {perms = array<i32: 1, " +
+               "0>} : (" + in + ") -> " + out + "\n  return %t : " + out +
+               "\n}\n";
+  return model;
+}
+
+/// The body shared by matmul() and trainedMatmul(): %out = x @ w, [m, n].
+static std::string matmulBody(int64_t m, int64_t n, int64_t k) {
+  std::string x3 = tensor({1, m, k}), w = tensor({1, k, n}),
+              y3 = tensor({1, m, n});
+  std::string text = kConsts;
+  text += shapeConst("%s3", {1, m, k}) + shapeConst("%s2", {m, n});
+  text += "  %a = tosa.reshape %x, %s3 : (" + tensor({m, k}) +
+          ", !tosa.shape<3>) -> " + x3 + "\n";
+  text += "  %mm = tosa.matmul %a, %w, %zp, %zp : (" + x3 + ", " + w +
+          ", tensor<1xf32>, tensor<1xf32>) -> " + y3 + "\n";
+  text += "  %out = tosa.reshape %mm, %s2 : (" + y3 + ", !tosa.shape<2>) -> " +
+          tensor({m, n}) + "\n";
+  return text;
+}
+
+Model matmul(int64_t m, int64_t n, int64_t k) {
+  Model model;
+  model.data = {{"x", {m, k}}};
+  model.text = "func.func @main(%x: " + tensor({m, k}) +
+               " {pipe.name = \"x\"}, %w: " + tensor({1, k, n}) +
+               " {pipe.param, pipe.name = \"w\"}) -> " + tensor({m, n}) +
+               " {\n" + matmulBody(m, n, k) +
+               "  return %out : " + tensor({m, n}) + "\n}\n";
+  return model;
+}
+
+Model trainedMatmul(int64_t n, int64_t k) {
+  const int64_t m = 4;
+  std::string out = tensor({m, n});
+  Model model;
+  model.training = true;
+  model.data = {{"x", {m, k}}, {"y", {m, n}}};
+  model.text = "func.func @main(%x: " + tensor({m, k}) +
+               " {pipe.name = \"x\"}, %y: " + out +
+               " {pipe.name = \"y\"}, %w: " + tensor({1, k, n}) +
+               " {pipe.param, pipe.name = \"w\"}) -> tensor<f32> {\n" +
+               matmulBody(m, n, k);
+  model.text +=
+      "  %d = tosa.sub %out, %y : (" + out + ", " + out + ") -> " + out + "\n";
+  model.text += "  %sq = tosa.mul %d, %d, %shift : (" + out + ", " + out +
+                ", tensor<1xi8>) -> " + out + "\n";
+  model.text += "  %r0 = tosa.reduce_sum %sq {axis = 0 : i32} : (" + out +
+                ") -> " + tensor({1, n}) + "\n";
+  model.text += "  %r1 = tosa.reduce_sum %r0 {axis = 1 : i32} : (" +
+                tensor({1, n}) + ") -> tensor<1x1xf32>\n";
+  model.text += "  %s0 = tosa.const_shape {values = dense<> : "
+                "tensor<0xindex>} : () -> !tosa.shape<0>\n";
+  model.text += "  %loss = tosa.reshape %r1, %s0 : (tensor<1x1xf32>, "
+                "!tosa.shape<0>) -> tensor<f32>\n  return %loss : "
+                "tensor<f32>\n}\n";
+  return model;
+}
+
+} // namespace pipewave::calibrate

@@ -1,0 +1,51 @@
+//===- Models.h - Microbenchmark models of pipewave-calibrate ---*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tiny TOSA models pipewave-calibrate compiles and runs (one stage, one
+// rank) to time what the CPU target generates. Each model's entry is @main
+// with its data inputs named "x" (and "y"), batch on dimension 0.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_TOOLS_CALIBRATE_MODELS_H
+#define PIPEWAVE_TOOLS_CALIBRATE_MODELS_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pipewave::calibrate {
+
+/// A model and the shapes of its data inputs.
+struct Model {
+  std::string text;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> data;
+  /// Trained with an optimizer (else compiled --inference).
+  bool training = false;
+};
+
+/// `count` chained element-wise ops `op` (tosa.add or tosa.exp) on an
+/// [rows, cols] input: h = op(h, x) or h = op(h).
+Model elementwiseChain(const std::string &op, int64_t rows, int64_t cols,
+                       int count);
+
+/// One tosa.reduce_sum over dimension 1 of [rows, cols].
+Model reduction(int64_t rows, int64_t cols);
+
+/// One tosa.transpose of [rows, cols].
+Model transpose(int64_t rows, int64_t cols);
+
+/// One tosa.matmul: x [m, k] times a parameter [1, k, n].
+Model matmul(int64_t m, int64_t n, int64_t k);
+
+/// A trained x [4, k] times a parameter [1, k, n] with a squared-error loss
+/// (times its optimizer step over k x n parameters).
+Model trainedMatmul(int64_t n, int64_t k);
+
+} // namespace pipewave::calibrate
+
+#endif // PIPEWAVE_TOOLS_CALIBRATE_MODELS_H

@@ -1,0 +1,221 @@
+//===- CalibrationTest.cpp - Tests of the calibrated cost terms -----------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipewave/Schedule/Generate.h"
+#include "pipewave/Simulator/Device.h"
+#include "pipewave/Simulator/Network.h"
+#include "pipewave/Simulator/Simulator.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+using namespace pipewave;
+using namespace pipewave::sim;
+
+namespace {
+
+/// A calibrated device with round figures, as pipewave-calibrate writes it.
+const char *const kCalibrated = R"({
+  "name": "fixed",
+  "description": "a calibrated test device",
+  "source": "hand-written",
+  "peakFlopsPerSecond": { "fp32": 1e11, "tf32": 0, "fp16": 0 },
+  "memoryBytesPerSecond": 1e10,
+  "memoryBytes": 1e9,
+  "intraNode": { "bytesPerSecond": 1e9, "latencySeconds": 1e-6 },
+  "interNode": { "bytesPerSecond": 1e8, "latencySeconds": 1e-5 },
+  "calibration": {
+    "cores": 2,
+    "elementwise": [{ "bytes": 1e6, "bytesPerSecond": 1e9 }],
+    "reduction": [{ "bytes": 1e6, "bytesPerSecond": 2e9 }],
+    "movement": [{ "bytes": 1e3, "bytesPerSecond": 16e9 },
+                 { "bytes": 1e5, "bytesPerSecond": 4e9 }],
+    "elementwiseFlopsPerSecond": 1e9,
+    "opSeconds": 1e-6,
+    "actionSeconds": 2e-6,
+    "optimizerSeconds": 1e-5,
+    "optimizer": [{ "bytes": 1e6, "bytesPerSecond": 1e9 }],
+    "allReduce": { "bytesPerSecond": 5e8, "latencySeconds": 3e-6 },
+    "matmul": [
+      { "m": 16, "n": 64, "k": 64, "flopsPerSecond": 1e10 },
+      { "m": 64, "n": 64, "k": 64, "flopsPerSecond": 4e10 }
+    ]
+  }
+})";
+
+DeviceSpec calibrated() {
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(kCalibrated, &error);
+  EXPECT_TRUE(device) << error;
+  return device ? *device : DeviceSpec();
+}
+
+OpWork op(OpClass kind, double flops, double bytes) {
+  OpWork work;
+  work.kind = kind;
+  work.flops = flops;
+  work.bytes = bytes;
+  return work;
+}
+
+OpWork matmul(double m, double n, double k) {
+  OpWork work = op(OpClass::Matmul, 2 * m * n * k, 4 * (m * k + k * n + m * n));
+  work.m = m;
+  work.n = n;
+  work.k = k;
+  return work;
+}
+
+TEST(CalibrationTest, ParsesAndWritesBack) {
+  DeviceSpec device = calibrated();
+  ASSERT_TRUE(device.calibration);
+  const Calibration &c = *device.calibration;
+  EXPECT_EQ(c.cores, 2);
+  EXPECT_DOUBLE_EQ(c.opSeconds, 1e-6);
+  EXPECT_DOUBLE_EQ(c.allReduceLatencySeconds, 3e-6);
+  ASSERT_EQ(c.movement.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.movement[1].bytesPerSecond, 4e9);
+  ASSERT_EQ(c.matmul.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.matmul[1].flopsPerSecond, 4e10);
+
+  std::string error;
+  std::optional<DeviceSpec> again = parseDeviceJson(toJson(device), &error);
+  ASSERT_TRUE(again) << error;
+  ASSERT_TRUE(again->calibration);
+  EXPECT_EQ(toJson(*again), toJson(device));
+  // A shipped file has no calibration and writes none.
+  EXPECT_FALSE(findDevice("cpu")->calibration);
+  EXPECT_EQ(toJson(*findDevice("cpu")).find("calibration"), std::string::npos);
+}
+
+TEST(CalibrationTest, MatmulRateInterpolatesInLogShape) {
+  DeviceSpec device = calibrated();
+  const Calibration &c = *device.calibration;
+  // Exact points.
+  EXPECT_DOUBLE_EQ(c.matmulFlopsPerSecond(16, 64, 64), 1e10);
+  EXPECT_DOUBLE_EQ(c.matmulFlopsPerSecond(64, 64, 64), 4e10);
+  // M = 32 is as far from both (in log2 M): the geometric mean.
+  EXPECT_NEAR(c.matmulFlopsPerSecond(32, 64, 64), 2e10, 1e-3);
+  // Beyond the table the nearest point dominates: 1/1^4 vs 1/3^4.
+  double w1 = 1, w3 = 1.0 / 81;
+  EXPECT_NEAR(c.matmulFlopsPerSecond(8, 64, 64),
+              std::exp((w1 * std::log(1e10) + w3 * std::log(4e10)) / (w1 + w3)),
+              1);
+  EXPECT_DOUBLE_EQ(Calibration().matmulFlopsPerSecond(8, 8, 8), 0);
+}
+
+TEST(CalibrationTest, BandwidthInterpolatesInLogSize) {
+  DeviceSpec device = calibrated();
+  const std::vector<BandwidthPoint> &movement = device.calibration->movement;
+  EXPECT_DOUBLE_EQ(bandwidthAt(movement, 1e3), 16e9);
+  EXPECT_DOUBLE_EQ(bandwidthAt(movement, 1e5), 4e9);
+  // Halfway in log bytes: halfway in log bandwidth.
+  EXPECT_NEAR(bandwidthAt(movement, 1e4), 8e9, 1);
+  // The end points beyond the table.
+  EXPECT_DOUBLE_EQ(bandwidthAt(movement, 10), 16e9);
+  EXPECT_DOUBLE_EQ(bandwidthAt(movement, 1e9), 4e9);
+  EXPECT_DOUBLE_EQ(bandwidthAt({}, 1e9), 0);
+}
+
+TEST(CalibrationTest, OpCostsAreHandComputed) {
+  DeviceSpec device = calibrated();
+  // 2.16.64.64 = 131072 flops at 1e10, plus the 1 us per op.
+  EXPECT_DOUBLE_EQ(device.opSeconds(matmul(16, 64, 64)), 1e-6 + 131072 / 1e10);
+  // M = 32: twice the flops at twice the rate.
+  EXPECT_NEAR(device.opSeconds(matmul(32, 64, 64)), 1e-6 + 262144 / 2e10,
+              1e-15);
+  // Element-wise: the slower of bytes and flops.
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Elementwise, 1e6, 3e6)),
+                   1e-6 + 3e-3);
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Elementwise, 8e6, 3e6)),
+                   1e-6 + 8e-3);
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Reduction, 1e6, 2e6)),
+                   1e-6 + 1e-3);
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Movement, 0, 4e6)),
+                   1e-6 + 1e-3);
+  EXPECT_NEAR(device.opSeconds(op(OpClass::Movement, 0, 1e4)), 1e-6 + 1e4 / 8e9,
+              1e-15);
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Free, 1e6, 1e6)), 0);
+  // Other ops: the roofline of the file's peak and memory bandwidth.
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Other, 1e8, 1e6)), 1e-6 + 1e-3);
+  EXPECT_DOUBLE_EQ(device.calibration->optimizerStepSeconds(1e6), 1e-5 + 1e-3);
+  // Without a calibration: the roofline alone, whatever the class.
+  DeviceSpec plain = device;
+  plain.calibration.reset();
+  EXPECT_DOUBLE_EQ(plain.opSeconds(matmul(16, 64, 64)),
+                   plain.seconds(131072, 4 * (16 * 64 + 64 * 64 + 16 * 64)));
+}
+
+TEST(CalibrationTest, AllReduceUsesTheMeasuredFigures) {
+  Cluster cluster = Cluster::of(calibrated(), 2, 1);
+  // n = 2: 2 (n-1)/n b / bw + 2 (n-1) latency.
+  EXPECT_DOUBLE_EQ(allReduceSeconds(cluster, {0, 1}, 1e6), 1e6 / 5e8 + 6e-6);
+  // Across nodes: the interNode link, as before.
+  Cluster nodes = Cluster::of(calibrated(), 1, 2);
+  EXPECT_DOUBLE_EQ(allReduceSeconds(nodes, {0, 1}, 1e6), 1e6 / 1e8 + 2e-5);
+}
+
+TEST(CalibrationTest, OversubscriptionStretchesDurations) {
+  // GPipe on 4 ranks of a 2-core device, F = 1, B = 2, free links: every
+  // duration doubles.
+  schedule::BuildResult built = schedule::buildGPipe(4, 4);
+  ASSERT_TRUE(built) << built.error;
+  Cluster cluster = Cluster::ideal(4);
+  cluster.device.calibration = Calibration();
+  cluster.device.calibration->cores = 2;
+  SimReport report = simulate(*built.program, CostTable::uniform(4), cluster);
+  ASSERT_TRUE(report.error.empty()) << report.error;
+  EXPECT_DOUBLE_EQ(report.oversubscription, 2);
+  EXPECT_DOUBLE_EQ(report.stepTime, 2 * (4 + 4 - 1) * 3.0);
+  cluster.device.calibration->cores = 4;
+  report = simulate(*built.program, CostTable::uniform(4), cluster);
+  EXPECT_DOUBLE_EQ(report.oversubscription, 1);
+  EXPECT_DOUBLE_EQ(report.stepTime, (4 + 4 - 1) * 3.0);
+}
+
+TEST(CalibrationTest, RejectsBrokenCalibration) {
+  std::string text = kCalibrated, error;
+  std::string broken = text;
+  broken.replace(broken.find("\"matmul\""), 8, "\"matmuls\"");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error, "calibration: missing array 'matmul'");
+  broken = text;
+  broken.replace(broken.find("\"opSeconds\": 1e-6"), 17, "\"opSeconds\": -1");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error,
+            "calibration: missing or invalid non-negative number 'opSeconds'");
+  broken = text;
+  broken.replace(broken.find("\"bytes\": 1e5"), 12, "\"bytes\": 1e2");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error, "calibration: movement: sizes must increase");
+}
+
+TEST(CalibrationTest, CachedDevicesResolveByName) {
+  std::string dir = ::testing::TempDir() + "calibration-cache";
+  ASSERT_EQ(setenv("PIPEWAVE_CACHE_DIR", dir.c_str(), 1), 0);
+  EXPECT_EQ(calibratedDeviceDir(), dir + "/devices");
+  EXPECT_EQ(calibratedDevicePath("lab"), dir + "/devices/lab.json");
+  std::string error;
+  EXPECT_FALSE(lookupDevice("lab", error));
+  EXPECT_EQ(error, "unknown device 'lab' (cpu, v100, a100, h100, h200, a "
+                   "calibrated device or a .json device file)");
+  std::system(("mkdir -p '" + dir + "/devices'").c_str());
+  std::ofstream(calibratedDevicePath("lab")) << kCalibrated;
+  std::optional<DeviceSpec> device = lookupDevice("lab", error);
+  ASSERT_TRUE(device) << error;
+  EXPECT_EQ(device->name, "fixed");
+  EXPECT_TRUE(device->calibration);
+  // Built-in names come first.
+  EXPECT_FALSE(lookupDevice("cpu", error)->calibration);
+  std::remove(calibratedDevicePath("lab").c_str());
+  unsetenv("PIPEWAVE_CACHE_DIR");
+}
+
+} // namespace
