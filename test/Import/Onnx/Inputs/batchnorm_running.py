@@ -5,7 +5,11 @@ running mean [0.1, 0.2, 0.3], variance [1.0, 1.5, 0.5], PyTorch momentum
 0.1) after STEPS steps on make-npy.py's x, each step moving them once per
 microbatch (in order) towards that microbatch's mean and unbiased
 variance, as PyTorch with gradient accumulation; written in the fixture
-format compare_state.py reads (run "ref"). Pure Python."""
+format compare_state.py reads (run "ref").
+
+batchnorm_running.py --eval OUT.npy: the loss of Inputs/batchnorm_eval.onnx
+on that x (the mean of the output normalised with the running statistics,
+with g and b), a scalar .npy. Pure Python."""
 
 import json
 import math
@@ -14,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "..", "..", "scripts"))
-from npyio import sine_data  # noqa: E402
+from npyio import sine_data, write_npy  # noqa: E402
 
 N, C, HW = 4, 3, 4
 
@@ -38,5 +42,17 @@ def main(out, microbatches, steps):
         json.dump({"runs": {"ref": {"running": {"rm": mean, "rv": var}}}}, f)
 
 
+def eval_loss(out):
+    x = sine_data(N * C * HW)
+    mean, var = [0.1, 0.2, 0.3], [1.0, 1.5, 0.5]
+    g, b = [1.0, 0.5, 2.0], [0.0, 0.1, -0.2]
+    y = [(x[j] - mean[(j // HW) % C]) / math.sqrt(var[(j // HW) % C] + 1e-5)
+         * g[(j // HW) % C] + b[(j // HW) % C] for j in range(len(x))]
+    write_npy(out, [], [math.fsum(y) / len(y)])
+
+
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+    if sys.argv[1] == "--eval":
+        eval_loss(sys.argv[2])
+    else:
+        main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
