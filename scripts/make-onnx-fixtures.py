@@ -196,6 +196,19 @@ def main():
        [init("w", 2, 1, 1, 1)], check=False)
     parameter_fixtures(outdir)
     batchnorm_fixtures(outdir)
+    recurrent_fixtures(outdir)
+
+
+def recurrent_fixtures(outdir):
+    """An LSTM and a GRU layer (X [5, 2, 3], hidden size 4), which the
+    importer refuses with a hint. Zero weights, no draws from rng."""
+    for op, gates in (("LSTM", 4), ("GRU", 3)):
+        save(outdir, op.lower(), [
+            h.make_node(op, ["x", "w", "r"], ["y"], name=op.lower(),
+                        hidden_size=4),
+        ], [vi("x", TP.FLOAT, [5, 2, 3])], [vi("y", TP.FLOAT, [5, 1, 2, 4])],
+           [nh.from_array(np.zeros((1, gates * 4, 3), np.float32), "w"),
+            nh.from_array(np.zeros((1, gates * 4, 4), np.float32), "r")])
 
 
 def batchnorm_fixtures(outdir):

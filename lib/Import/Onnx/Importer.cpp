@@ -49,6 +49,18 @@ int64_t defaultOpset(const onnx::ModelProto &m) {
   return 0;
 }
 
+/// What a user can do about an op the importer does not map, for the ops
+/// users meet most ("" for the others).
+std::string unsupportedHint(const std::string &op) {
+  if (op == "LSTM" || op == "GRU" || op == "RNN")
+    return ": recurrent layers are not imported (they would be unrolled "
+           "over the sequence into TOSA, which is not implemented); export "
+           "the cell unrolled instead (e.g. nn." +
+           std::string(op == "GRU" ? "GRUCell" : "LSTMCell") +
+           " called once per time step)";
+  return "";
+}
+
 OpTable &opTable() {
   static OpTable table = [] {
     OpTable t;
@@ -175,7 +187,8 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
         return fail("unsupported op '" +
                     (otherDomain ? node.domain() + "." : std::string()) +
                     node.op_type() + "' (node '" + nodeName + "', opset " +
-                    Twine(defaultOpset(model)) + ")");
+                    Twine(defaultOpset(model)) + ")" +
+                    (otherDomain ? "" : unsupportedHint(node.op_type())));
       for (const std::string &out : node.output())
         defined.insert(out);
     }
