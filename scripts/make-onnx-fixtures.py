@@ -202,6 +202,42 @@ def main():
     ], [vi("x", TP.FLOAT, [1, 3])], [vi("y", TP.FLOAT, [1, 2, 4, 4])],
        [nh.from_array(np.ones((2, 3, 1, 1), np.float32), "w")], check=False)
     parameter_fixtures(outdir)
+    batchnorm_fixtures(outdir)
+    recurrent_fixtures(outdir)
+
+
+def recurrent_fixtures(outdir):
+    """An LSTM and a GRU layer (X [5, 2, 3], hidden size 4), which the
+    importer refuses with a hint. Zero weights, no draws from rng."""
+    for op, gates in (("LSTM", 4), ("GRU", 3)):
+        save(outdir, op.lower(), [
+            h.make_node(op, ["x", "w", "r"], ["y"], name=op.lower(),
+                        hidden_size=4),
+        ], [vi("x", TP.FLOAT, [5, 2, 3])], [vi("y", TP.FLOAT, [5, 1, 2, 4])],
+           [nh.from_array(np.zeros((1, gates * 4, 3), np.float32), "w"),
+            nh.from_array(np.zeros((1, gates * 4, 4), np.float32), "r")])
+
+
+def batchnorm_fixtures(outdir):
+    """BatchNormalization in training mode (batch statistics, the running
+    statistics as outputs, PyTorch's export form) and in eval mode (running
+    statistics), each followed by a ReduceMean loss. Fixed values, no draws
+    from rng (the fixtures above keep theirs)."""
+    def stats():
+        return [nh.from_array(np.array([1.0, 0.5, 2.0], np.float32), "g"),
+                nh.from_array(np.array([0.0, 0.1, -0.2], np.float32), "b"),
+                nh.from_array(np.array([0.1, 0.2, 0.3], np.float32), "rm"),
+                nh.from_array(np.array([1.0, 1.5, 0.5], np.float32), "rv")]
+    for name, training in (("batchnorm_train", 1), ("batchnorm_eval", 0)):
+        outputs = ["y", "rm_out", "rv_out"] if training else ["y"]
+        save(outdir, name, [
+            h.make_node("BatchNormalization", ["x", "g", "b", "rm", "rv"],
+                        outputs, name="bn", epsilon=1e-5, momentum=0.9,
+                        training_mode=training),
+            h.make_node("ReduceMean", ["y"], ["loss"], name="mean",
+                        keepdims=0),
+        ], [vi("x", TP.FLOAT, [4, 3, 2, 2])], [vi("loss", TP.FLOAT, [])],
+           stats())
 
 
 def parameter_fixtures(outdir):

@@ -79,9 +79,13 @@ def fixture_dir(doc):
     return opts.out
 
 
-def train(model, data, optimizer, lr, frozen=()):
+def train(model, data, optimizer, lr, frozen=(), microbatches=1):
     """STEPS steps of torch.optim.SGD or Adam (defaults except lr,
-    foreach=False) on `data`, the parameters named in `frozen` frozen."""
+    foreach=False) on `data`, the parameters named in `frozen` frozen. With
+    several microbatches every step accumulates the gradients of the
+    microbatches (dimension 0 of every input split in order, the loss of
+    each divided by their count), as pipewave does; the step's loss is the
+    sum."""
     for name, p in model.named_parameters():
         if name in frozen:
             p.requires_grad_(False)
@@ -91,20 +95,32 @@ def train(model, data, optimizer, lr, frozen=()):
     losses = []
     for _ in range(STEPS):
         opt.zero_grad()
-        loss = model(*data.values())
-        losses.append(float(loss.item()))
-        loss.backward()
+        if microbatches == 1:
+            loss = model(*data.values())
+            losses.append(float(loss.item()))
+            loss.backward()
+        else:
+            parts = zip(*(t.chunk(microbatches) for t in data.values()))
+            total = 0.0
+            for part in parts:
+                loss = model(*part) / microbatches
+                total += float(loss.item())
+                loss.backward()
+            losses.append(total)
         opt.step()
     return losses
 
 
-def export(model, data, out, name):
-    """Writes NAME.onnx (the module in eval mode) and NAME-INPUT.npy."""
-    model.eval()
+def export(model, data, out, name, training=False):
+    """Writes NAME.onnx (the module in eval mode, or in training mode without
+    constant folding) and NAME-INPUT.npy."""
+    model.train(training)
     torch.onnx.export(
         model, tuple(data.values()), os.path.join(out, name + ".onnx"),
         dynamo=False, opset_version=OPSET,
-        training=torch.onnx.TrainingMode.EVAL, do_constant_folding=True,
+        training=(torch.onnx.TrainingMode.TRAINING if training
+                  else torch.onnx.TrainingMode.EVAL),
+        do_constant_folding=not training,
         input_names=list(data), output_names=["loss"])
     for key, t in data.items():
         np.save(os.path.join(out, "%s-%s.npy" % (name, key)), t.numpy())

@@ -287,7 +287,17 @@ FailureOr<OpCost> structuredCost(Operation *op) {
         return OpCost{0, 2 * valueBytes(insert.getSource()),
                       sim::OpClass::Movement};
       })
-      .Default([](Operation *) -> Result { return failure(); });
+      .Default([](Operation *op) -> Result {
+        // The pipe dialect's batch statistics (a reduction) and running
+        // state update (two multiplies and an add per element), by name:
+        // this library does not depend on the dialect.
+        StringRef name = op->getName().getStringRef();
+        if (name == "pipe.batch_mean")
+          return OpCost{numElements(op->getOperand(0)), touchedBytes(op)};
+        if (name == "pipe.update_state")
+          return OpCost{3 * numElements(op->getOperand(0)), touchedBytes(op)};
+        return failure();
+      });
 }
 
 } // namespace

@@ -246,8 +246,20 @@ void Executor::forward(int index) {
       resultPointers.push_back(slotData(current.stash) + stash.offsets[k]);
   }
 
+  const std::vector<void *> *newState =
+      training() ? &stages[action.stage].newState : nullptr;
+  if (newState)
+    resultPointers.insert(resultPointers.end(), newState->begin(),
+                          newState->end());
+
   double begin = trace ? backend.now() : 0;
   device.call(compute, stage.forward, argPointers, resultPointers);
+  if (newState)
+    for (int k = 0; k < stage.num_state; ++k) {
+      int arg = stage.state_args[k];
+      device.copy(compute, argPointers[arg], (*newState)[k],
+                  tensorBytes(stage.args[arg]), CopyKind::DeviceToDevice);
+    }
   record(current.name, "compute", begin);
   if (current.collectOutputs)
     collect(action.microbatch);

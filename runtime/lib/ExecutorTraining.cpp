@@ -111,6 +111,9 @@ void Executor::prepareTraining() {
       st.targets.push_back(target);
     }
     st.scratch = static_cast<char *>(allocateZeroed(scratch));
+    for (int k = 0; k < stage.num_state; ++k)
+      st.newState.push_back(
+          allocateZeroed(tensorBytes(stage.args[stage.state_args[k]])));
     if (s > 0)
       for (int r = 0; r < model.stages[s - 1].num_results; ++r)
         if (!written.count(r))

@@ -436,6 +436,21 @@ void checkTraining(const pw_model &model) {
         modelError(what + ": argument " + std::to_string(a) + " is " +
                    dtypeName(dtype) + " and cannot have a gradient");
     }
+    if (stage.num_state < 0 || (stage.num_state > 0 && !stage.state_args))
+      modelError(where + " has an invalid state_args list");
+    for (int k = 0; k < stage.num_state; ++k) {
+      int a = stage.state_args[k];
+      std::string what = where + " state_args[" + std::to_string(k) + "]";
+      if (a < 0 || a >= stage.num_args || stage.arg_source[a] != PW_FROM_PARAM)
+        modelError(what + " = " + std::to_string(a) +
+                   " is not a parameter argument");
+      if (k > 0 && a <= stage.state_args[k - 1])
+        modelError(where + " state_args are not ascending and unique");
+      for (int g = 0; g < stage.num_grad_args; ++g)
+        if (stage.grad_args[g] == a)
+          modelError(what + ": state '" + inputName(model, stage.arg_index[a]) +
+                     "' also gets a gradient");
+    }
   }
   for (int s = 0; s < model.num_stages; ++s) {
     const pw_stage &stage = model.stages[s];

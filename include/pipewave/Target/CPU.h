@@ -54,6 +54,8 @@ struct StageDesc {
   std::string backwardInputSymbol;
   std::string backwardWeightSymbol;
   std::vector<TensorDesc> wstash;
+  /// Stage arguments the forward returns new values of, after the stash.
+  std::vector<int32_t> stateArgs;
 };
 
 /// pw_model.

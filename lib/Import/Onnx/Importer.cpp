@@ -50,6 +50,18 @@ int64_t defaultOpset(const onnx::ModelProto &m) {
   return 0;
 }
 
+/// What a user can do about an op the importer does not map, for the ops
+/// users meet most ("" for the others).
+std::string unsupportedHint(const std::string &op) {
+  if (op == "LSTM" || op == "GRU" || op == "RNN")
+    return ": recurrent layers are not imported (they would be unrolled "
+           "over the sequence into TOSA, which is not implemented); export "
+           "the cell unrolled instead (e.g. nn." +
+           std::string(op == "GRU" ? "GRUCell" : "LSTMCell") +
+           " called once per time step)";
+  return "";
+}
+
 OpTable &opTable() {
   static OpTable table = [] {
     OpTable t;
@@ -58,6 +70,7 @@ OpTable &opTable() {
     populateReductionOps(t);
     populateShapeOps(t);
     populateNNOps(t);
+    populateBatchNormOps(t);
     return t;
   }();
   return table;
@@ -175,7 +188,8 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
         return fail("unsupported op '" +
                     (otherDomain ? node.domain() + "." : std::string()) +
                     node.op_type() + "' (node '" + nodeName + "', opset " +
-                    Twine(defaultOpset(model)) + ")");
+                    Twine(defaultOpset(model)) + ")" +
+                    (otherDomain ? "" : unsupportedHint(node.op_type())));
       for (const std::string &out : node.output())
         defined.insert(out);
     }
@@ -207,7 +221,8 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
   if (!options.keepIdentityTies)
     untieIdentityAliases(*model.mutable_graph());
 
-  context.loadDialect<func::FuncDialect, tosa::TosaDialect>();
+  context
+      .loadDialect<func::FuncDialect, tosa::TosaDialect, pipe::PipeDialect>();
   OpBuilder b(&context);
   Location fileLoc = FileLineColLoc::get(&context, fileName, 0, 0);
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -222,6 +237,7 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
   for (const auto &t : g.initializer())
     inits[t.name()] = &t;
   std::set<std::string> differentiable = differentiableValues(g);
+  std::set<std::string> state = runningStatistics(g);
   std::vector<Param> params;
   for (const auto &t : g.initializer()) {
     std::string bytes, err;
@@ -231,12 +247,13 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
       return fail("initializer '" + t.name() + "' has an unsupported type");
     bool isFloat =
         llvm::isa<FloatType>(convertElementType(&context, t.data_type()));
+    bool isState = state.count(t.name()) > 0;
     bool trainable = differentiable.count(t.name()) || !used.count(t.name());
-    if (isFloat && t.dims_size() > 0 && trainable) {
+    if (isFloat && t.dims_size() > 0 && (trainable || isState)) {
       params.push_back(
           Param{t.name(), t.data_type(),
                 SmallVector<int64_t>(t.dims().begin(), t.dims().end()),
-                std::move(bytes)});
+                std::move(bytes), isState});
     } else {
       im.constants[t.name()] = toAttr(&context, t, bytes);
     }
@@ -245,7 +262,7 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
   // Data inputs (graph inputs that are not initializers).
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
-  SmallVector<bool> argIsParam;
+  SmallVector<bool> argIsParam, argIsState;
   for (const auto &in : g.input()) {
     if (inits.count(in.name()))
       continue;
@@ -278,12 +295,14 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
     argTypes.push_back(RankedTensorType::get(dims, e));
     argNames.push_back(in.name());
     argIsParam.push_back(false);
+    argIsState.push_back(false);
   }
   for (const Param &p : params) {
     argTypes.push_back(
         RankedTensorType::get(p.dims, convertElementType(&context, p.dtype)));
     argNames.push_back(p.name);
     argIsParam.push_back(true);
+    argIsState.push_back(p.state);
   }
 
   b.setInsertionPointToEnd(module->getBody());
@@ -294,6 +313,8 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
     pipe::setNameArgAttr(func, i, b.getStringAttr(name));
     if (argIsParam[i])
       pipe::setParamArgAttr(func, i);
+    if (argIsState[i])
+      pipe::setFrozenArgAttr(func, i);
     im.values[name] = entry->getArgument(i);
   }
   b.setInsertionPointToEnd(entry);

@@ -70,6 +70,7 @@ bool isNonDifferentiableInput(const onnx::NodeProto &node, int index) {
       {"ReduceProd", {1}},
       {"Pad", {1, 3}},
       {"Dropout", {1, 2}},
+      {"BatchNormalization", {3, 4}},
       {"SoftmaxCrossEntropyLoss", {1}},
       {"NegativeLogLikelihoodLoss", {1}},
       {"TopK", {1}},
@@ -143,4 +144,22 @@ pipewave::onnximport::usedValues(const onnx::GraphProto &graph) {
   for (const auto &out : graph.output())
     used.insert(out.name());
   return used;
+}
+
+std::set<std::string>
+pipewave::onnximport::runningStatistics(const onnx::GraphProto &graph) {
+  std::set<std::string> state;
+  for (const auto &node : graph.node()) {
+    if (node.op_type() != "BatchNormalization" || node.input_size() < 5)
+      continue;
+    bool training = false;
+    for (const auto &attr : node.attribute())
+      if (attr.name() == "training_mode")
+        training = attr.i() != 0;
+    if (training) {
+      state.insert(node.input(3));
+      state.insert(node.input(4));
+    }
+  }
+  return state;
 }

@@ -36,6 +36,10 @@ std::set<std::string> differentiableValues(const onnx::GraphProto &graph);
 /// The names of the values some node reads.
 std::set<std::string> usedValues(const onnx::GraphProto &graph);
 
+/// The running mean and variance inputs of the BatchNormalization nodes in
+/// training mode: runtime-owned state that the forward updates.
+std::set<std::string> runningStatistics(const onnx::GraphProto &graph);
+
 } // namespace pipewave::onnximport
 
 #endif // PIPEWAVE_LIB_IMPORT_ONNX_INITIALIZERS_H

@@ -34,6 +34,7 @@ void populateMatMulOps(OpTable &table);
 void populateReductionOps(OpTable &table);
 void populateShapeOps(OpTable &table);
 void populateNNOps(OpTable &table);
+void populateBatchNormOps(OpTable &table);
 
 /// Converts an ONNX TensorProto data type to an MLIR element type (null if
 /// unsupported).

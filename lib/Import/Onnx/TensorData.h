@@ -39,12 +39,14 @@ mlir::DenseElementsAttr toAttr(mlir::MLIRContext *ctx,
                                llvm::StringRef bytes);
 
 /// A float initializer that becomes a `pipe.param` argument: its name, ONNX
-/// data type, shape and little-endian data.
+/// data type, shape and little-endian data; `state`: non-trainable state
+/// (`pipe.frozen`, a running statistic of a training-mode BatchNorm).
 struct Param {
   std::string name;
   int dtype;
   llvm::SmallVector<int64_t> dims;
   std::string bytes;
+  bool state = false;
 };
 
 /// Writes the values of `params`, in order, to the safetensors file `path`

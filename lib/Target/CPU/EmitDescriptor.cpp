@@ -46,7 +46,8 @@ struct Emitter {
     stageTy = StructType::create(ctx,
                                  {i32, ptr, ptr, ptr, i32, ptr, ptr, // forward
                                   i32, ptr, ptr, i32, ptr,           // training
-                                  ptr, ptr, ptr, i32, ptr},          // backward
+                                  ptr, ptr, ptr, i32, ptr,           // backward
+                                  i32, ptr},                         // state
                                  "struct.pw_stage");
     actionTy = StructType::create(ctx, {i32, i32, i32, i32, i32, i64, i32, i32},
                                   "struct.pw_action");
@@ -95,7 +96,8 @@ struct Emitter {
                         OFF(pw_stage, num_grad_args), OFF(pw_stage, grad_args),
                         OFF(pw_stage, backward), OFF(pw_stage, backward_input),
                         OFF(pw_stage, backward_weight),
-                        OFF(pw_stage, num_wstash), OFF(pw_stage, wstash)},
+                        OFF(pw_stage, num_wstash), OFF(pw_stage, wstash),
+                        OFF(pw_stage, num_state), OFF(pw_stage, state_args)},
                        "pw_stage", error) &&
            checkLayout(actionTy, sizeof(pw_action),
                        {OFF(pw_action, kind), OFF(pw_action, stage),
@@ -194,7 +196,8 @@ struct Emitter {
            array32(s.resultHasGrad, "result_has_grad"), c32(s.gradArgs.size()),
            array32(s.gradArgs, "grad_args"), stageFn(s.backwardSymbol),
            stageFn(s.backwardInputSymbol), stageFn(s.backwardWeightSymbol),
-           c32(s.wstash.size()), tensors(s.wstash, "wstash")}));
+           c32(s.wstash.size()), tensors(s.wstash, "wstash"),
+           c32(s.stateArgs.size()), array32(s.stateArgs, "state_args")}));
 
     std::vector<int32_t> groupPool;
     SmallVector<Constant *> ranks;

@@ -117,14 +117,24 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
            << pipe::PipeDialect::GradArgsAttrHelper::getNameStr()
            << "'; run pipe-autodiff";
 
-  // @S_fwd: the stage's results, then the stash.
+  // @S_fwd: the stage's results, then the stash, then the new state.
+  if (auto state = callee->getAttrOfType<DenseI64ArrayAttr>(
+          pipe::PipeDialect::StateArgsAttrHelper::getNameStr()))
+    for (int64_t arg : state.asArrayRef())
+      stage.stateArgs.push_back(static_cast<int32_t>(arg));
   size_t numResults = stage.results.size();
+  size_t numState = stage.stateArgs.size();
   if (fwd.getNumArguments() != stage.args.size() ||
-      fwd.getNumResults() < numResults)
+      fwd.getNumResults() < numResults + numState)
     return fwd.emitError() << "pipewave-compile: '@" << fwd.getSymName()
                            << "' does not take the arguments of " << what
                            << " and return its results first";
-  for (unsigned j = numResults, e = fwd.getNumResults(); j < e; ++j) {
+  for (int32_t arg : stage.stateArgs)
+    if (stage.argSource[arg] != PW_FROM_PARAM)
+      return fwd.emitError() << "pipewave-compile: state argument #" << arg
+                             << " of " << what << " is not a parameter";
+  for (unsigned j = numResults, e = fwd.getNumResults() - numState; j < e;
+       ++j) {
     FailureOr<TensorDesc> t = tensorDesc(
         fwd.getResultTypes()[j], "stash" + std::to_string(j - numResults), fwd,
         "stash value #" + std::to_string(j - numResults) + " of " + what);

@@ -37,6 +37,9 @@
 //   (the stage's data-parallel replicas). Each microbatch's gradient is of
 //   its share of a loss written for the global batch, so the plain sum is
 //   the gradient of the global batch.
+// * State (pw_stage.state_args): F's trailing results, the new values, are
+//   copied into the live state buffers right after it, on the compute
+//   stream, so a stage's forwards update the state in microbatch order.
 // * optimizer applies optimizerUpdate() to each trained parameter of the
 //   stage, in place: the parameter arguments of every stage function point
 //   at these live buffers (the caller's host buffers when the device shares
@@ -229,6 +232,9 @@ private:
     size_t flatCount = 0;
     EventId gradientsDone = -1;
     int64_t steps = 0;
+    /// Where the forward writes the new value of each state argument
+    /// (state_args order; device memory), copied into the state after it.
+    std::vector<void *> newState;
   };
 
   const pw_model &model;

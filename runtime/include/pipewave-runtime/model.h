@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 3
+#define PW_MODEL_ABI_VERSION 4
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -117,7 +117,16 @@ typedef void (*pw_cuda_stage_fn)(void *const *args, void *const *results,
  * where d_activation_args are the grad_args that are not parameters and
  * d_param_args those that are, each in ascending argument order.
  * Every function returns the gradient of ONE microbatch; the runtime
- * accumulates parameter gradients over microbatches. */
+ * accumulates parameter gradients over microbatches.
+ *
+ * Running state (training only; e.g. the running statistics of a BatchNorm
+ * in training mode): a stage with num_state > 0 has forward return, after
+ * the stash, the new value of each state argument state_args[i] (stage
+ * argument indices, ascending; each a PW_FROM_PARAM argument that is not in
+ * grad_args, the state's shape and dtype). The runtime stores them into the
+ * state after every forward, so the microbatches of a step update it in
+ * order. State is owned like a parameter (initial values, checkpoints) but
+ * the optimizer never touches it. */
 typedef struct pw_stage {
   int32_t num_args;
   const pw_tensor_info *args; /* microbatch shapes */
@@ -138,6 +147,8 @@ typedef struct pw_stage {
   pw_stage_fn backward_weight;
   int32_t num_wstash;
   const pw_tensor_info *wstash;
+  int32_t num_state;
+  const int32_t *state_args; /* stage argument indices, ascending */
 } pw_stage;
 
 /* One action of a rank; mirrors the sched dialect. */

@@ -206,3 +206,43 @@ func.func private @frozen_not_param(tensor<4xf32> {pipe.frozen})
 
 // expected-error@+1 {{'pipe.frozen' on argument #0 must be a unit attribute}}
 func.func private @frozen_not_unit(tensor<4xf32> {pipe.param, pipe.frozen = 1})
+
+// -----
+
+func.func @batch_mean_no_batch(%x: tensor<8x4xf32>) -> tensor<8x1xf32> {
+  // expected-error@+1 {{'pipe.batch_mean' op must reduce the batch dimension 0}}
+  %m = pipe.batch_mean %x axes [1] : tensor<8x4xf32> -> tensor<8x1xf32>
+  return %m : tensor<8x1xf32>
+}
+
+// -----
+
+func.func @batch_mean_shape(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error@+1 {{'pipe.batch_mean' op result type 'tensor<8x4xf32>' does not keep the reduced dimensions as 1s}}
+  %m = pipe.batch_mean %x axes [0] : tensor<8x4xf32> -> tensor<8x4xf32>
+  return %m : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @batch_mean_correction(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'pipe.batch_mean' op correction 1 must be at least 0 and below the count}}
+  %m = pipe.batch_mean %x axes [0] {correction = 1} : tensor<1x4xf32> -> tensor<1x4xf32>
+  return %m : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @update_not_frozen(%r: tensor<4xf32> {pipe.param}, %v: tensor<4xf32>) {
+  // expected-error@+1 {{'pipe.update_state' op state must be a 'pipe.frozen' parameter argument of the enclosing function}}
+  pipe.update_state %r, %v momentum 0.1 : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @update_momentum(%r: tensor<4xf32> {pipe.param, pipe.frozen}, %v: tensor<4xf32>) {
+  // expected-error@+1 {{'pipe.update_state' op momentum 1.500000e+00 is not in [0, 1]}}
+  pipe.update_state %r, %v momentum 1.5 : tensor<4xf32>
+  return
+}

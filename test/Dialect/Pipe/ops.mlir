@@ -87,3 +87,16 @@ func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
 //  CHECK-SAME:   attributes {pipe.stage = 1 : i64}
 func.func private @stage1(tensor<4x8xf32>) -> tensor<4x8xf32>
     attributes {pipe.stage = 1 : i64}
+
+// -----
+
+// CHECK-LABEL: func.func @batch_statistics
+//       CHECK:   %[[M:.*]] = pipe.batch_mean %{{.*}} axes [0, 2, 3] : tensor<8x4x6x6xf32> -> tensor<1x4x1x1xf32>
+//       CHECK:   pipe.batch_mean %{{.*}} axes [0, 2, 3] {correction = 1 : i64} : tensor<8x4x6x6xf32> -> tensor<1x4x1x1xf32>
+//       CHECK:   pipe.update_state %{{.*}}, %{{.*}} momentum 1.000000e-01 : tensor<1x4x1x1xf32>
+func.func @batch_statistics(%x: tensor<8x4x6x6xf32>, %r: tensor<1x4x1x1xf32> {pipe.param, pipe.frozen}) -> tensor<1x4x1x1xf32> {
+  %m = pipe.batch_mean %x axes [0, 2, 3] : tensor<8x4x6x6xf32> -> tensor<1x4x1x1xf32>
+  %v = pipe.batch_mean %x axes [0, 2, 3] {correction = 1} : tensor<8x4x6x6xf32> -> tensor<1x4x1x1xf32>
+  pipe.update_state %r, %v momentum 0.1 : tensor<1x4x1x1xf32>
+  return %m : tensor<1x4x1x1xf32>
+}

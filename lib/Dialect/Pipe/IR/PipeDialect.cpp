@@ -67,24 +67,23 @@ static LogicalResult verifyDerivativeLink(Operation *op, NamedAttribute attr) {
   return success();
 }
 
-/// `pipe.grad_args`: ascending argument indices of the stage function.
-static LogicalResult verifyGradArgs(Operation *op, NamedAttribute attr) {
+/// `pipe.grad_args`, `pipe.state_args`: ascending argument indices of the
+/// stage function.
+static LogicalResult verifyArgIndices(Operation *op, NamedAttribute attr) {
   if (failed(verifyOnStageFunction(op, attr)))
     return failure();
   auto indices = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
   if (!indices)
-    return op->emitError() << "'"
-                           << PipeDialect::GradArgsAttrHelper::getNameStr()
+    return op->emitError() << "'" << attr.getName().getValue()
                            << "' must be an array<i64: ...> of argument "
                               "indices";
   int64_t numArgs = cast<FunctionOpInterface>(op).getNumArguments();
   int64_t previous = -1;
   for (int64_t index : indices.asArrayRef()) {
     if (index <= previous || index >= numArgs)
-      return op->emitError()
-             << "'" << PipeDialect::GradArgsAttrHelper::getNameStr()
-             << "' must list argument indices in [0, " << numArgs
-             << ") in ascending order";
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' must list argument indices in [0, "
+                             << numArgs << ") in ascending order";
     previous = index;
   }
   return success();
@@ -132,8 +131,9 @@ LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
       attr.getName() == BwdInputAttrHelper::getNameStr() ||
       attr.getName() == BwdWeightAttrHelper::getNameStr())
     return verifyDerivativeLink(op, attr);
-  if (attr.getName() == GradArgsAttrHelper::getNameStr())
-    return verifyGradArgs(op, attr);
+  if (attr.getName() == GradArgsAttrHelper::getNameStr() ||
+      attr.getName() == StateArgsAttrHelper::getNameStr())
+    return verifyArgIndices(op, attr);
   if (attr.getName() == ReplicasAttrHelper::getNameStr())
     return verifyReplicas(op, attr);
   if (attr.getName() == MicrobatchesAttrHelper::getNameStr())

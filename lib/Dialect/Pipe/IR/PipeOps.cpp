@@ -53,6 +53,46 @@ LogicalResult RecomputeOp::verify() {
   return diag;
 }
 
+LogicalResult BatchMeanOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (!isa<FloatType>(in.getElementType()) ||
+      out.getElementType() != in.getElementType())
+    return emitOpError() << "takes and gives one floating-point element type";
+  ArrayRef<int64_t> axes = getAxes();
+  if (axes.empty() || axes.front() != 0)
+    return emitOpError() << "must reduce the batch dimension 0";
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (a >= in.getRank() || (i > 0 && a <= axes[i - 1]))
+      return emitOpError() << "axes must be ascending dimensions of the input";
+  SmallVector<int64_t> expected(in.getShape());
+  int64_t count = 1;
+  for (int64_t a : axes) {
+    count *= expected[a];
+    expected[a] = 1;
+  }
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result type " << out
+                         << " does not keep the reduced dimensions as 1s";
+  if (getCorrection() < 0 || (in.hasStaticShape() && getCorrection() >= count))
+    return emitOpError() << "correction " << getCorrection()
+                         << " must be at least 0 and below the count";
+  return success();
+}
+
+LogicalResult UpdateStateOp::verify() {
+  double m = getMomentum().convertToDouble();
+  if (!(m >= 0.0 && m <= 1.0))
+    return emitOpError() << "momentum " << m << " is not in [0, 1]";
+  auto arg = dyn_cast<BlockArgument>(getState());
+  auto fn = (*this)->getParentOfType<FunctionOpInterface>();
+  if (!arg || !fn || arg.getOwner() != &fn.getFunctionBody().front() ||
+      !isFrozenArg(fn, arg.getArgNumber()))
+    return emitOpError() << "state must be a 'pipe.frozen' parameter "
+                            "argument of the enclosing function";
+  return success();
+}
+
 void RecomputeOp::inlineBody() {
   Block &body = getBody().front();
   Operation *yield = body.getTerminator();

@@ -15,6 +15,11 @@
 //       -> (d_grad_args that are not parameters..., wstash...)
 //   @S_bwd_weight(wstash...) -> (d_grad_args that are parameters...)
 //
+// A stage with `pipe.update_state` operations (running statistics) has
+// @S_fwd return their new values after the stash, in the ascending order of
+// their state arguments (recorded as `pipe.state_args` on @S); the
+// operations are erased from @S, so a forward-only step updates no state.
+//
 // `args` are all arguments of @S in order; `stash` is what @S_fwd returns
 // after the results of @S; `d_results` has one cotangent per floating-point
 // result of @S (the caller seeds d_loss = 1 for the last stage);
@@ -91,6 +96,69 @@ FailureOr<func::FuncOp> buildForward(func::FuncOp stage, ArrayRef<Value> stash,
   ret->insertOperands(ret->getNumOperands(), operands);
   RecomputeOp::inlineAll(fwd);
   return fwd;
+}
+
+/// Turns the `pipe.update_state` operations of `fwd` into trailing results:
+/// `(1 - momentum) * state + momentum * value` for each state argument, in
+/// ascending argument order, which it returns.
+FailureOr<SmallVector<int64_t>> moveStateUpdates(func::FuncOp fwd) {
+  SmallVector<UpdateStateOp> updates;
+  fwd.walk([&](UpdateStateOp op) { updates.push_back(op); });
+  auto argOf = [](UpdateStateOp op) {
+    return cast<BlockArgument>(op.getState()).getArgNumber();
+  };
+  llvm::stable_sort(updates, [&](UpdateStateOp a, UpdateStateOp b) {
+    return argOf(a) < argOf(b);
+  });
+  SmallVector<int64_t> args;
+  SmallVector<Value> values;
+  auto ret = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
+  OpBuilder b(ret);
+  for (UpdateStateOp op : updates) {
+    if (!args.empty() && args.back() == argOf(op))
+      return op.emitError() << "pipe-autodiff: state argument #" << argOf(op)
+                            << " is updated twice in one stage";
+    args.push_back(argOf(op));
+    auto type = cast<RankedTensorType>(op.getState().getType());
+    Location loc = op.getLoc();
+    auto scalarType = RankedTensorType::get(
+        SmallVector<int64_t>(type.getRank(), 1), type.getElementType());
+    auto scalar = [&](double x) -> Value {
+      return tosa::ConstOp::create(
+          b, loc, scalarType,
+          DenseElementsAttr::get(scalarType,
+                                 b.getFloatAttr(type.getElementType(), x)));
+    };
+    auto shiftType = RankedTensorType::get({1}, b.getIntegerType(8));
+    Value shift = tosa::ConstOp::create(
+        b, loc, shiftType,
+        DenseElementsAttr::get(shiftType,
+                               b.getIntegerAttr(b.getIntegerType(8), 0)));
+    double m = op.getMomentum().convertToDouble();
+    Value kept = tosa::MulOp::create(b, loc, type, op.getState(),
+                                     scalar(1.0 - m), shift);
+    Value moved =
+        tosa::MulOp::create(b, loc, type, op.getValue(), scalar(m), shift);
+    values.push_back(tosa::AddOp::create(b, loc, type, kept, moved));
+    op.erase();
+  }
+  SmallVector<unsigned> indices(values.size(), fwd.getNumResults());
+  SmallVector<Type> types;
+  for (Value v : values)
+    types.push_back(v.getType());
+  SmallVector<DictionaryAttr> attrs(values.size(), DictionaryAttr());
+  if (failed(fwd.insertResults(indices, types, attrs)))
+    return failure();
+  ret->insertOperands(ret->getNumOperands(), values);
+  return args;
+}
+
+/// Erases the `pipe.update_state` operations of `fn`.
+void eraseStateUpdates(func::FuncOp fn) {
+  SmallVector<UpdateStateOp> updates;
+  fn.walk([&](UpdateStateOp op) { updates.push_back(op); });
+  for (UpdateStateOp op : updates)
+    op.erase();
 }
 
 /// Creates `@name(argTypes) -> (results)` after `after` from the operations
@@ -199,8 +267,14 @@ struct PipeAutodiffPass
           readScheduledWork(module, "pipe-autodiff");
       if (failed(work))
         return signalPassFailure();
-      if (!work->trains)
+      if (!work->trains) {
+        // A forward-only step updates no state.
+        module.walk([](func::FuncOp fn) {
+          if (getStage(fn) >= 0)
+            eraseStateUpdates(fn);
+        });
         return;
+      }
       splitBackward = work->splitBackward;
     }
     const GradientRuleTable &rules = GradientRuleTable::getDefault();
@@ -239,6 +313,10 @@ struct PipeAutodiffPass
         buildForward(stage, bwd->stash, base + "_fwd", stage, symbols);
     if (failed(fwd))
       return failure();
+    FailureOr<SmallVector<int64_t>> stateArgs = moveStateUpdates(*fwd);
+    if (failed(stateArgs))
+      return failure();
+    eraseStateUpdates(stage);
 
     MLIRContext *ctx = stage.getContext();
     PipeDialect::FwdAttrHelper(ctx).setAttr(
@@ -255,6 +333,9 @@ struct PipeAutodiffPass
     SmallVector<int64_t> indices(gradArgs.begin(), gradArgs.end());
     PipeDialect::GradArgsAttrHelper(ctx).setAttr(
         stage, DenseI64ArrayAttr::get(ctx, indices));
+    if (!stateArgs->empty())
+      PipeDialect::StateArgsAttrHelper(ctx).setAttr(
+          stage, DenseI64ArrayAttr::get(ctx, *stateArgs));
     return success();
   }
 

@@ -6,6 +6,8 @@
 
 #include "MicrobatchSpecialiser.h"
 
+#include "pipewave/Dialect/Pipe/IR/Pipe.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -42,6 +44,47 @@ bool isLinearUse(Operation *op, ArrayRef<Kind> kinds) {
           tosa::IdentityOp, tosa::ReduceSumOp>(op))
     return kinds.front() == Kind::Partial && count(Kind::Partial) == 1;
   return false;
+}
+
+/// Replaces `op` by tosa.reduce_sum over its axes and a tosa.mul by the
+/// reciprocal of the count (minus the correction) of its operand's type, the
+/// microbatch's.
+LogicalResult expandBatchMean(pipewave::pipe::BatchMeanOp op) {
+  auto in = cast<RankedTensorType>(op.getInput().getType());
+  int64_t count = 1;
+  for (int64_t a : op.getAxes())
+    count *= in.getDimSize(a);
+  int64_t divisor = count - op.getCorrection();
+  if (divisor < 1)
+    return op.emitError() << "a microbatch of " << in
+                          << " has one value per statistic; the unbiased "
+                             "variance needs more (fewer microbatches)";
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value v = op.getInput();
+  for (int64_t a : op.getAxes()) {
+    SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
+    shape[a] = 1;
+    v = tosa::ReduceSumOp::create(
+        b, loc, RankedTensorType::get(shape, in.getElementType()), v,
+        b.getI32IntegerAttr(a));
+  }
+  auto scaleType = RankedTensorType::get(SmallVector<int64_t>(in.getRank(), 1),
+                                         in.getElementType());
+  Value scale = tosa::ConstOp::create(
+      b, loc, scaleType,
+      DenseElementsAttr::get(
+          scaleType, b.getFloatAttr(in.getElementType(), 1.0 / divisor)));
+  auto shiftType = RankedTensorType::get({1}, b.getIntegerType(8));
+  Value shift = tosa::ConstOp::create(
+      b, loc, shiftType,
+      DenseElementsAttr::get(shiftType,
+                             b.getIntegerAttr(b.getIntegerType(8), 0)));
+  Value mean =
+      tosa::MulOp::create(b, loc, op.getType(), v, scale, shift).getResult();
+  op.replaceAllUsesWith(mean);
+  op.erase();
+  return success();
 }
 
 } // namespace
@@ -176,6 +219,16 @@ LogicalResult Specialiser::verifyRetyped(Operation *op) {
 }
 
 LogicalResult Specialiser::rewriteBatchOp(Operation *op) {
+  // A statistic of each microbatch: no batch, not a partial sum.
+  if (auto mean = dyn_cast<pipewave::pipe::BatchMeanOp>(op)) {
+    if (!llvm::is_contained(mean.getAxes(), batchDimOf(mean.getInput())))
+      return op->emitError()
+             << "cannot split " << opName(op)
+             << " into microbatches: it does not reduce the batch dimension "
+             << batchDimOf(mean.getInput());
+    kinds[mean.getResult()] = Kind::None;
+    return success();
+  }
   // Reductions over the batch dimension.
   auto reductionAxis = [&]() -> std::optional<int64_t> {
     if (auto r = dyn_cast<tosa::ReduceSumOp>(op))
@@ -366,6 +419,13 @@ FailureOr<SmallVector<Kind>> Specialiser::run(func::FuncOp fn,
         return failure();
     }
   }
+
+  // Batch statistics over the microbatch, now that its shapes are known.
+  SmallVector<pipewave::pipe::BatchMeanOp> means(
+      body.getOps<pipewave::pipe::BatchMeanOp>());
+  for (pipewave::pipe::BatchMeanOp mean : means)
+    if (failed(expandBatchMean(mean)))
+      return failure();
 
   // Shapes that only spelled out the global batch.
   for (auto op : llvm::make_early_inc_range(body.getOps<tosa::ConstShapeOp>()))

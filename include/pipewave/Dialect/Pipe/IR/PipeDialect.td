@@ -40,6 +40,11 @@ def Pipe_Dialect : Dialect {
       zero-bubble schedules run apart. Each names a function of the module.
     * `pipe.grad_args = array<i64: ...>` on a stage function: the indices
       (ascending) of its arguments that get a gradient from the backward.
+    * `pipe.state_args = array<i64: ...>` on a stage function, written by
+      `pipe-autodiff`: the indices (ascending) of its state arguments that
+      its `pipe.update_state` operations updated. `pipe.fwd` returns their
+      new values after the stash, in this order; the runtime stores them
+      into the state after each microbatch's forward.
     * `pipe.replicas = array<i64: ...>` on the entry function: the
       data-parallel replicas of every stage, as planned by `pipe-plan`.
     * `pipe.microbatches = M : i64` on the entry function: the microbatches
@@ -75,6 +80,7 @@ def Pipe_Dialect : Dialect {
     "::mlir::FlatSymbolRefAttr":$bwd_input,
     "::mlir::FlatSymbolRefAttr":$bwd_weight,
     "::mlir::DenseI64ArrayAttr":$grad_args,
+    "::mlir::DenseI64ArrayAttr":$state_args,
     "::mlir::DenseI64ArrayAttr":$replicas,
     "::mlir::IntegerAttr":$microbatches,
     "::mlir::StringAttr":$combine

@@ -148,4 +148,64 @@ def Pipe_YieldOp : Pipe_Op<"yield", [
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
 }
 
+//===----------------------------------------------------------------------===//
+// BatchMeanOp / UpdateStateOp
+//===----------------------------------------------------------------------===//
+
+def Pipe_BatchMeanOp : Pipe_Op<"batch_mean", [Pure]> {
+  let summary = "mean over the batch of one microbatch (a batch statistic)";
+  let description = [{
+    The sum of `input` over `axes` (which include the batch dimension 0),
+    divided by the number of summed elements minus `correction`; the result
+    keeps the summed dimensions as 1s. Unlike a `tosa.reduce_sum` over the
+    batch (a partial sum that microbatches add up), it is a statistic of
+    each microbatch: `pipe-microbatch` computes it over the microbatch alone
+    and expands it into `tosa.reduce_sum` and a `tosa.mul` by the reciprocal
+    of the microbatch's count. The ONNX importer writes it for the batch
+    statistics of BatchNormalization in training mode (`correction = 1`
+    for the unbiased variance of the running statistics).
+
+    Example:
+
+    ```mlir
+    %m = pipe.batch_mean %x axes [0, 2, 3] : tensor<8x4x6x6xf32> -> tensor<1x4x1x1xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes,
+                   DefaultValuedAttr<I64Attr, "0">:$correction);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `axes` $axes attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipe_UpdateStateOp : Pipe_Op<"update_state", [
+    MemoryEffects<[MemWrite]>, AllTypesMatch<["state", "value"]>]> {
+  let summary = "moves a running statistic towards a new value";
+  let description = [{
+    `state` is an argument of the enclosing function that is non-trainable
+    state owned by the runtime (`pipe.param` and `pipe.frozen`, e.g. the
+    running mean of a BatchNorm). After the forward of a microbatch the
+    runtime replaces it with `(1 - momentum) * state + momentum * value`,
+    PyTorch's running-statistics rule. `pipe-autodiff` turns every
+    `pipe.update_state` of a stage into a trailing result of the stage's
+    forward (`pipe.state_args`) and erases it from the stage function: an
+    inference step does not update state. The state argument must be read
+    by no other operation of the stage.
+
+    Example:
+
+    ```mlir
+    pipe.update_state %running_mean, %mean momentum 1.000000e-01 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$state, AnyRankedTensor:$value,
+                   F64Attr:$momentum);
+  let assemblyFormat = [{
+    $state `,` $value `momentum` $momentum attr-dict `:` type($state)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // PIPEWAVE_DIALECT_PIPE_IR_PIPEOPS_TD

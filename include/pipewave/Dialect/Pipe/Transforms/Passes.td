@@ -319,6 +319,12 @@ def PipeMicrobatch : Pass<"pipe-microbatch", "::mlir::ModuleOp"> {
     `tosa.argmax`, ...), is an error "cannot split ... into microbatches".
     With `microbatches=1` nothing is split and nothing is rejected.
 
+    A `pipe.batch_mean` is a statistic of each microbatch instead (the
+    batch statistics of a BatchNorm in training mode): its result carries
+    no batch, and the pass expands it into `tosa.reduce_sum` over its axes
+    times the reciprocal of the microbatch's count (minus its correction);
+    a count not above the correction is an error.
+
     Each result of the entry gets `pipe.combine = "concat"` (it carries the
     batch: the runtime concatenates the microbatch values along the
     outermost dimension) or `"sum"` (a partial sum: the microbatch values
@@ -374,6 +380,13 @@ def PipeAutodiff : Pass<"pipe-autodiff", "::mlir::ModuleOp"> {
       other floating-point result it does not differentiate). The backward
       returns the gradient of one microbatch; the runtime accumulates
       parameter gradients over the microbatches of a step.
+
+    A stage with `pipe.update_state` operations (running state such as the
+    statistics of a BatchNorm) has `@S_fwd` also return, after the stash,
+    the new value `(1 - momentum) * state + momentum * value` of each state
+    argument, in ascending argument order, recorded as `pipe.state_args` on
+    `@S`; the operations are erased from `@S` (and from every stage of a
+    forward-only step, which updates no state).
 
     With `split=true` it also adds the two halves of the backward used by
     zero-bubble schedules:
