@@ -149,6 +149,12 @@ TEST(ModelCheckTest, RejectsBadTrainingModels) {
                         "stages 0 and 1"),
               std::string::npos)
         << errorOf(*model.get());
+    // Without the tied all-reduce that keeps its copies equal.
+    EXPECT_NE(errorOf(*model.get())
+                  .find("(a tied parameter), but rank 0, which holds stage "
+                        "0, has no tied all-reduce of it"),
+              std::string::npos)
+        << errorOf(*model.get());
   }
 }
 
