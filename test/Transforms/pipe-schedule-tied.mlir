@@ -2,6 +2,7 @@
 // RUN: pipewave-opt %s --pipe-partition="num-stages=4 strategy=manual" --pipe-outline-stages --pipe-schedule="schedule=1f1b microbatches=2 replicas=2" --sched-verify | FileCheck %s --check-prefix=REPL
 // RUN: pipewave-opt %s --pipe-partition="num-stages=4 strategy=manual" --pipe-outline-stages --pipe-schedule="schedule=interleaved chunks=2 microbatches=2" --sched-verify | FileCheck %s --check-prefix=INTER
 // RUN: pipewave-opt %s --pipe-partition="num-stages=4 strategy=manual" --pipe-outline-stages --pipe-schedule="schedule=zb-v microbatches=2" --sched-verify | FileCheck %s --check-prefix=ZBV
+// RUN: pipewave-opt %s --pipe-partition="num-stages=4 strategy=manual" --pipe-outline-stages --pipe-schedule="schedule=hanayo waves=1 microbatches=2" --sched-verify | FileCheck %s --check-prefix=ZBV
 // RUN: pipewave-opt %s --pipe-partition="num-stages=4 strategy=manual" --pipe-outline-stages --pipe-schedule="schedule=1f1b microbatches=2 forward-only=true" | FileCheck %s --check-prefix=INFER
 
 // A trained parameter that two stages read (a tied weight: stage 0 and
@@ -43,8 +44,8 @@
 // INTER-NEXT: sched.optimizer stage 1
 // INTER-NEXT: sched.optimizer stage 3
 
-// ZB-V: rank 0 holds stages 0 and 3, both users: one copy, summed locally
-// (a group of one rank); rank 1 holds no user.
+// ZB-V (and Hanayo with one wave): rank 0 holds stages 0 and 3, both users:
+// one copy, summed locally (a group of one rank); rank 1 holds no user.
 // ZBV-LABEL: sched.rank 0 stages [0, 3]
 // ZBV: sched.tied_allreduce "w" stage 0 users [0, 3] ranks [0]
 // ZBV-NEXT: sched.optimizer stage 0

@@ -207,4 +207,7 @@ TEST(ModelCheckTest, DescribesActions) {
   pw_action forward = {PW_ACT_FORWARD, 2, 0, 0, -1, -1, 0, 0};
   EXPECT_EQ(describeAction(forward), "F stage 2 mb 0");
   EXPECT_EQ(traceName(forward), "F s2 mb0");
+  pw_action tied = {PW_ACT_TIED_ALLREDUCE, 0, -1, 0, -1, -1, 0, 2, 5};
+  EXPECT_EQ(describeAction(tied), "tied input 5 stage 0");
+  EXPECT_EQ(traceName(tied), "tied input5 s0");
 }
