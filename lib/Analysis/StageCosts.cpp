@@ -172,9 +172,11 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
     double inputBytes = 0;
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
       double bytes = typeBytes(fn.getArgumentTypes()[i]);
-      if (pipe::isParam(fn, i))
+      if (pipe::isParam(fn, i)) {
         work.parameterBytes += bytes;
-      else
+        if (StringAttr name = pipe::getNameArgAttr(fn, i))
+          costs.parameterBytesByName[name.str()] = bytes;
+      } else
         inputBytes += bytes;
     }
     work.optimizerSeconds =
@@ -312,6 +314,7 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches,
                            static_cast<double>(microbatches)
                      : 1.0 / static_cast<double>(microbatches);
   sim::CostTable table;
+  table.parameterBytesByName = parameterBytesByName;
   for (const StageWork &work : stages) {
     sim::StageCosts stage;
     stage.forward = work.forwardSeconds * scale;

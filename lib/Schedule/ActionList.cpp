@@ -437,7 +437,9 @@ std::string formatActionList(const Program &program) {
   for (const RankProgram &rank : program.ranks) {
     text += std::to_string(rank.rank) + ":";
     for (const Action &action : rank.actions) {
-      if (action.kind == ActionKind::Send || action.kind == ActionKind::Recv)
+      // pipe-schedule adds the tied all-reduces to the list it reads.
+      if (action.kind == ActionKind::Send || action.kind == ActionKind::Recv ||
+          action.kind == ActionKind::TiedAllReduce)
         continue;
       text += " " +
               detail::stepToken({action.kind, action.stage, action.microbatch});

@@ -25,6 +25,7 @@ int classOf(ActionKind kind, Payload payload) {
     return 6 + gradient;
   case ActionKind::AllReduce:
   case ActionKind::OptimizerStep:
+  case ActionKind::TiedAllReduce:
     break;
   }
   return -1;

@@ -23,6 +23,7 @@ double ActionDurations::of(ActionKind kind) const {
   case ActionKind::Send:
   case ActionKind::Recv:
   case ActionKind::AllReduce:
+  case ActionKind::TiedAllReduce:
     return 0;
   }
   return 0;

@@ -31,6 +31,13 @@ int Links::allReduceOn(int rank, int stage, int nth) const {
   return nth >= 0 && nth < static_cast<int>(list.size()) ? list[nth] : -1;
 }
 
+int Links::tiedOn(int rank, const std::string &param) const {
+  if (rank < 0 || rank >= static_cast<int>(tied.size()))
+    return -1;
+  auto it = tied[rank].find(param);
+  return it == tied[rank].end() ? -1 : it->second;
+}
+
 Links linkProgram(const Program &program) {
   size_t numRanks = program.ranks.size();
   int numStages = program.numStages > 0 ? program.numStages : 0;
@@ -39,6 +46,7 @@ Links linkProgram(const Program &program) {
   links.partner.resize(numRanks);
   links.ordinal.resize(numRanks);
   links.allReduces.assign(numRanks, std::vector<std::vector<int>>(numStages));
+  links.tied.resize(numRanks);
 
   std::vector<MessageMap> sends(numRanks), recvs(numRanks);
   for (size_t r = 0; r < numRanks; ++r) {
@@ -58,6 +66,8 @@ Links linkProgram(const Program &program) {
         std::vector<int> &list = links.allReduces[r][action.stage];
         links.ordinal[r][i] = static_cast<int>(list.size());
         list.push_back(index);
+      } else if (action.kind == ActionKind::TiedAllReduce) {
+        links.tied[r].insert({action.param, index});
       }
     }
   }

@@ -2,7 +2,7 @@
 //
 // Internal helper of the verifier and the simulator: pairs every Send with
 // the Recv that matches it (same rank pair, same tag) and every AllReduce
-// with its counterparts on the other ranks of its group.
+// (and TiedAllReduce) with its counterparts on the other ranks of its group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,8 @@
 
 #include "pipewave/Schedule/Program.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace pipewave::schedule::detail {
@@ -31,8 +33,15 @@ struct Links {
   /// list order.
   std::vector<std::vector<std::vector<int>>> allReduces;
 
+  /// [rank]: parameter name -> index of the rank's first TiedAllReduce of
+  /// the parameter.
+  std::vector<std::map<std::string, int>> tied;
+
   /// Index on `rank` of its `nth` AllReduce of `stage` (0-based), or -1.
   int allReduceOn(int rank, int stage, int nth) const;
+
+  /// Index on `rank` of its TiedAllReduce of `param`, or -1.
+  int tiedOn(int rank, const std::string &param) const;
 };
 
 /// Computes the links of `program`, in time linear in its size.

@@ -25,6 +25,8 @@ const char *stringify(ActionKind kind) {
     return "allreduce";
   case ActionKind::OptimizerStep:
     return "optimizer";
+  case ActionKind::TiedAllReduce:
+    return "tied";
   }
   return "?";
 }
@@ -37,6 +39,13 @@ bool isCompute(ActionKind kind) {
   return kind == ActionKind::Forward || kind == ActionKind::Backward ||
          kind == ActionKind::BackwardInput ||
          kind == ActionKind::BackwardWeight;
+}
+
+std::string describeList(const std::vector<int> &values) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  return text + "]";
 }
 
 std::string describe(const Action &action) {
@@ -56,14 +65,15 @@ std::string describe(const Action &action) {
            (action.kind == ActionKind::Send ? " to rank " : " from rank ") +
            std::to_string(action.peer) + " (tag " + std::to_string(action.tag) +
            ")";
-  case ActionKind::AllReduce: {
-    text += " stage " + std::to_string(action.stage) + " ranks [";
-    for (size_t i = 0; i < action.group.size(); ++i)
-      text += (i ? ", " : "") + std::to_string(action.group[i]);
-    return text + "]";
-  }
+  case ActionKind::AllReduce:
+    return text + " stage " + std::to_string(action.stage) + " ranks " +
+           describeList(action.group);
   case ActionKind::OptimizerStep:
     return text + " stage " + std::to_string(action.stage);
+  case ActionKind::TiedAllReduce:
+    return text + " '" + action.param + "' stage " +
+           std::to_string(action.stage) + " of stages " +
+           describeList(action.users) + " ranks " + describeList(action.group);
   }
   return text;
 }

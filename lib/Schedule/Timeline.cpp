@@ -139,6 +139,7 @@ private:
         break;
       }
       case ActionKind::AllReduce:
+      case ActionKind::TiedAllReduce:
         if (!runAllReduce(rank, action))
           return;
         break;
@@ -154,12 +155,15 @@ private:
     }
   }
 
-  /// Runs the AllReduce at pc[rank] on all its ranks if they are all there.
+  /// Runs the AllReduce (or TiedAllReduce) at pc[rank] on all its ranks if
+  /// they are all there.
   bool runAllReduce(int rank, const Action &action) {
     int ordinal = links.ordinal[rank][pc[rank]];
     double start = 0;
     for (int member : action.group) {
-      int index = links.allReduceOn(member, action.stage, ordinal);
+      int index = action.kind == ActionKind::TiedAllReduce
+                      ? links.tiedOn(member, action.param)
+                      : links.allReduceOn(member, action.stage, ordinal);
       if (index < 0 || pc[member] != index)
         return false;
       start = std::max(start, clock[member]);

@@ -35,6 +35,21 @@ std::string formatList(const std::vector<int> &ranks);
 /// 1. Stage placement, ranges, peers and AllReduce groups.
 void checkStructure(const Program &program, Diagnostics &diagnostics);
 
+/// 1. (TiedAllReduce) Parameter name, user stages, this rank's stage among
+/// them and the group: one holder of each user stage.
+void checkTiedStructure(const Program &program, int rank, int index,
+                        Diagnostics &diagnostics);
+
+/// 2. (TiedAllReduce) At most one per parameter on a rank, after every
+/// backward of the user stages it holds and the AllReduce of its stage,
+/// before that stage's OptimizerStep; and one on every holder of a user stage.
+void checkTiedPlacement(const Program &program, int rank,
+                        Diagnostics &diagnostics);
+
+/// 4. (TiedAllReduce) The same parameter, users and group on every member.
+void checkTiedMatching(const Program &program, const Links &links, int rank,
+                       int index, Diagnostics &diagnostics);
+
 /// 2. One F and one B (or I + W) per held (stage, microbatch), no
 /// duplicates, AllReduce and OptimizerStep rules.
 void checkCompleteness(const Program &program,

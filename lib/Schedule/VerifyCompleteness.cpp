@@ -156,8 +156,10 @@ void checkCompleteness(const Program &program,
     }
     checkDuplicates(program, rank, tables[r], diagnostics);
     checkMicrobatches(program, rank, tables[r], diagnostics);
-    if (!program.forwardOnly)
+    if (!program.forwardOnly) {
       checkStageActions(program, rank, replicas, diagnostics);
+      checkTiedPlacement(program, rank, diagnostics);
+    }
   }
 }
 

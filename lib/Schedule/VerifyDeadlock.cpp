@@ -2,9 +2,9 @@
 //
 // Runs all ranks' lists in order: compute and optimizer actions always
 // proceed; a Send and its matching Recv proceed together only when both ranks
-// are at them (rendezvous); an AllReduce proceeds when every rank of its group
-// is at its counterpart. A worklist of ranks keeps this linear in the number
-// of actions (plus group sizes squared per AllReduce).
+// are at them (rendezvous); an AllReduce (or TiedAllReduce) proceeds when
+// every rank of its group is at its counterpart. A worklist of ranks keeps this
+// linear in the number of actions (plus group sizes squared per AllReduce).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,10 @@
 namespace pipewave::schedule::detail {
 
 namespace {
+
+bool isCollective(ActionKind kind) {
+  return kind == ActionKind::AllReduce || kind == ActionKind::TiedAllReduce;
+}
 
 class RendezvousRun {
 public:
@@ -36,7 +40,7 @@ public:
         continue;
       const Action &action = current(rank);
       std::string reason;
-      if (action.kind == ActionKind::AllReduce) {
+      if (isCollective(action.kind)) {
         for (int member : action.group) {
           if (member == rank || atAllReduce(member, rank, pc[rank]))
             continue;
@@ -72,6 +76,10 @@ private:
   /// `rank`.
   bool atAllReduce(int member, int rank, int index) const {
     const Action &action = program.ranks[rank].actions[index];
+    if (action.kind == ActionKind::TiedAllReduce) {
+      int other = links.tiedOn(member, action.param);
+      return other >= 0 && pc[member] == other;
+    }
     int other =
         links.allReduceOn(member, action.stage, links.ordinal[rank][index]);
     return other >= 0 && pc[member] == other;
@@ -87,7 +95,7 @@ private:
         ++pc[rank];
         ++pc[peer];
         worklist.push_back(peer);
-      } else if (action.kind == ActionKind::AllReduce) {
+      } else if (isCollective(action.kind)) {
         for (int member : action.group)
           if (member != rank && !atAllReduce(member, rank, pc[rank]))
             return;

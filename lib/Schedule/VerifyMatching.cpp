@@ -122,6 +122,9 @@ void checkMatching(const Program &program, const Links &links,
       case ActionKind::AllReduce:
         checkAllReduce(program, links, rank, index, diagnostics);
         break;
+      case ActionKind::TiedAllReduce:
+        checkTiedMatching(program, links, rank, index, diagnostics);
+        break;
       default:
         break;
       }

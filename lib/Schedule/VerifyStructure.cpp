@@ -17,7 +17,8 @@ bool isSortedUnique(const std::vector<int> &values) {
 }
 
 bool hasMicrobatch(ActionKind kind) {
-  return kind != ActionKind::AllReduce && kind != ActionKind::OptimizerStep;
+  return kind != ActionKind::AllReduce && kind != ActionKind::OptimizerStep &&
+         kind != ActionKind::TiedAllReduce;
 }
 
 void checkAction(const Program &program, int rank, int index,
@@ -51,6 +52,9 @@ void checkAction(const Program &program, int rank, int index,
     else if (action.peer == rank)
       report(diagnostics, rank, index, where + " has its own rank as peer");
   }
+
+  if (action.kind == ActionKind::TiedAllReduce)
+    checkTiedStructure(program, rank, index, diagnostics);
 
   if (action.kind == ActionKind::AllReduce) {
     const std::vector<int> &group = action.group;

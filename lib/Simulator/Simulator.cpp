@@ -145,6 +145,7 @@ private:
     messageOfSend.resize(numRanks);
     allReduceOrdinal.resize(numRanks);
     allReduceIndices.resize(numRanks);
+    tiedIndex.resize(numRanks);
     std::map<std::tuple<int, int, int64_t>, int> sends;
     for (int r = 0; r < numRanks; ++r) {
       const RankProgram &rank = program.ranks[r];
@@ -164,6 +165,9 @@ private:
           break;
         case ActionKind::Send:
           sends.emplace(std::make_tuple(r, action.peer, action.tag), index);
+          break;
+        case ActionKind::TiedAllReduce:
+          tiedIndex[r][action.param] = index;
           break;
         case ActionKind::AllReduce: {
           std::vector<int> &list = allReduceIndices[r][action.stage];
@@ -313,6 +317,31 @@ private:
     return true;
   }
 
+  /// Runs the TiedAllReduce at pc[rank] on all its ranks if they are all
+  /// there: an all-reduce of the parameter's bytes over their devices.
+  bool runTiedAllReduce(int rank, const Action &action) {
+    double start = 0;
+    std::vector<int> devices;
+    for (int member : action.group) {
+      auto it = tiedIndex[member].find(action.param);
+      if (it == tiedIndex[member].end() || pc[member] != it->second)
+        return false;
+      start = std::max(start, clock[member]);
+      devices.insert(devices.end(), placement.devices[member].begin(),
+                     placement.devices[member].end());
+    }
+    auto bytes = costs.parameterBytesByName.find(action.param);
+    double seconds = bytes == costs.parameterBytesByName.end()
+                         ? 0
+                         : allReduceSeconds(cluster, devices, bytes->second);
+    for (int member : action.group) {
+      occupy(member, start, start + seconds);
+      if (member != rank)
+        worklist.push_back(member);
+    }
+    return true;
+  }
+
   void runOptimizer(int rank, const Action &action) {
     double start = clock[rank];
     bool explicitAllReduce = allReduceIndices[rank].count(action.stage) &&
@@ -358,6 +387,10 @@ private:
         break;
       case ActionKind::Recv:
         if (!runRecv(rank, action))
+          return;
+        break;
+      case ActionKind::TiedAllReduce:
+        if (!runTiedAllReduce(rank, action))
           return;
         break;
       case ActionKind::AllReduce:
@@ -425,6 +458,8 @@ private:
   std::vector<std::vector<int>> allReduceOrdinal;
   /// [rank][stage]: indices of the rank's explicit AllReduce actions.
   std::vector<std::map<int, std::vector<int>>> allReduceIndices;
+  /// [rank]: parameter -> index of its TiedAllReduce.
+  std::vector<std::map<std::string, int>> tiedIndex;
   /// (from rank, to rank) -> when the directed link is free.
   std::map<std::pair<int, int>, double> links;
   std::vector<int> worklist;

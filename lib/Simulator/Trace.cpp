@@ -63,6 +63,8 @@ std::string actionName(const Action &action) {
     return "allreduce " + stage;
   case ActionKind::OptimizerStep:
     return "opt " + stage;
+  case ActionKind::TiedAllReduce:
+    return "tied " + action.param;
   default:
     return schedule::describe(action);
   }
@@ -164,10 +166,9 @@ std::string chromeTrace(const Program &program, const SimReport &report) {
       if (compute)
         args += ",\"microbatch\":" + std::to_string(action.microbatch);
       trace.slice(actionName(action),
-                  compute
-                      ? "compute"
-                      : (action.kind == ActionKind::AllReduce ? "allreduce"
-                                                              : "optimizer"),
+                  compute                                    ? "compute"
+                  : action.kind == ActionKind::OptimizerStep ? "optimizer"
+                                                             : "allreduce",
                   pid, 0, slice.start, slice.end,
                   compute ? chromeColour(action.microbatch) : "grey", args);
     }
@@ -416,16 +417,16 @@ std::string svgTimeline(const Program &program, const SimReport &report,
                  "\" text-anchor=\"middle\" font-size=\"10\" fill=\"" + ink +
                  "\" pointer-events=\"none\">" + label + "</text>\n";
       } else if (action.kind == ActionKind::AllReduce ||
+                 action.kind == ActionKind::TiedAllReduce ||
                  action.kind == ActionKind::OptimizerStep) {
         if (slice.end <= slice.start)
           continue;
+        bool optimizer = action.kind == ActionKind::OptimizerStep;
         svg += "<path class=\"" +
-               std::string(action.kind == ActionKind::AllReduce ? "allreduce"
-                                                                : "optimizer") +
-               "\" d=\"" + box(x, y + 3, w, rowHeight - 6) + "\" fill=\"" +
-               (action.kind == ActionKind::AllReduce ? "#999" : "#555") +
-               "\"><title>" + escapeXml(name + ": " + when) +
-               "</title></path>\n";
+               std::string(optimizer ? "optimizer" : "allreduce") + "\" d=\"" +
+               box(x, y + 3, w, rowHeight - 6) + "\" fill=\"" +
+               (optimizer ? "#555" : "#999") + "\"><title>" +
+               escapeXml(name + ": " + when) + "</title></path>\n";
       }
     }
     svg += "</g>\n";

@@ -97,7 +97,11 @@ CommOrder planCommOrder(const pw_model &model, int rank) {
       continue;
     }
     open = false;
-    if (action.kind != PW_ACT_ALLREDUCE)
+    // A tied all-reduce among one rank is only a local sum.
+    bool collective =
+        action.kind == PW_ACT_ALLREDUCE ||
+        (action.kind == PW_ACT_TIED_ALLREDUCE && action.group_size > 1);
+    if (!collective)
       continue;
     op.kind = CommKind::AllReduce;
     op.group.assign(model.group_ranks + action.group_begin,

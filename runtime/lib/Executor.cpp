@@ -321,7 +321,8 @@ bool Executor::useGraphs(std::string &why) {
   for (int i = 0; i < program.num_actions; ++i) {
     int kind = program.actions[i].kind;
     if (kind == PW_ACT_SEND || kind == PW_ACT_RECV ||
-        kind == PW_ACT_ALLREDUCE) {
+        kind == PW_ACT_ALLREDUCE ||
+        (kind == PW_ACT_TIED_ALLREDUCE && program.actions[i].group_size > 1)) {
       why = "rank " + std::to_string(plan.rank) +
             "'s step sends, receives or all-reduces through the backend, "
             "which waits on the host ('" +
@@ -417,6 +418,9 @@ void Executor::runStep() {
       break;
     case PW_ACT_ALLREDUCE:
       allreduce(i);
+      break;
+    case PW_ACT_TIED_ALLREDUCE:
+      tiedAllreduce(i);
       break;
     case PW_ACT_OPTIMIZER:
       if (checkFirst)

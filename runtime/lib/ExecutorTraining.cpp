@@ -39,13 +39,21 @@ void Executor::prepareTraining() {
   for (int r = 0; r < model.num_ranks; ++r)
     for (int i = 0; i < model.ranks[r].num_actions; ++i) {
       const pw_action &action = model.ranks[r].actions[i];
-      if (action.kind == PW_ACT_ALLREDUCE)
+      if (action.kind == PW_ACT_ALLREDUCE ||
+          (action.kind == PW_ACT_TIED_ALLREDUCE && action.group_size > 1))
         groups.insert(std::vector<int>(model.group_ranks + action.group_begin,
                                        model.group_ranks + action.group_begin +
                                            action.group_size));
     }
   backend.createGroups(
       std::vector<std::vector<int>>(groups.begin(), groups.end()));
+
+  // A tied parameter belongs to the lowest user stage this rank holds (its
+  // tied all-reduce's stage): that stage keeps its gradient and updates it.
+  std::vector<int> owner(model.num_inputs, -1);
+  for (int i = 0; i < program.num_actions; ++i)
+    if (program.actions[i].kind == PW_ACT_TIED_ALLREDUCE)
+      owner[program.actions[i].param] = program.actions[i].stage;
 
   size_t stateCount = optimizerStateNames(optimizer).size();
   int last = model.num_stages - 1;
@@ -54,17 +62,23 @@ void Executor::prepareTraining() {
     if (!st.held)
       continue;
     const pw_stage &stage = model.stages[s];
-    // Trained parameters, in order of first appearance in grad_args.
+    // Trained parameters, in order of first appearance in grad_args, then
+    // the tied parameters the stage keeps without a gradient of its own.
     std::vector<int> inputsOfStage;
+    auto keep = [&](int input) {
+      if ((owner[input] < 0 || owner[input] == s) &&
+          std::find(inputsOfStage.begin(), inputsOfStage.end(), input) ==
+              inputsOfStage.end())
+        inputsOfStage.push_back(input);
+    };
     for (int k = 0; k < stage.num_grad_args; ++k) {
       int a = stage.grad_args[k];
-      if (stage.arg_source[a] != PW_FROM_PARAM)
-        continue;
-      int input = stage.arg_index[a];
-      if (std::find(inputsOfStage.begin(), inputsOfStage.end(), input) ==
-          inputsOfStage.end())
-        inputsOfStage.push_back(input);
+      if (stage.arg_source[a] == PW_FROM_PARAM)
+        keep(stage.arg_index[a]);
     }
+    for (int input = 0; input < model.num_inputs; ++input)
+      if (owner[input] == s)
+        keep(input);
     std::vector<size_t> flatOffsets;
     for (int input : inputsOfStage) {
       flatOffsets.push_back(st.flatCount);
@@ -96,10 +110,11 @@ void Executor::prepareTraining() {
       GradTarget target;
       target.arg = stage.grad_args[k];
       if (stage.arg_source[target.arg] == PW_FROM_PARAM) {
+        // The owner's copy, on this stage or a lower one of the rank.
         int input = stage.arg_index[target.arg];
-        for (int p : st.parameters)
+        for (size_t p = 0; p < trained.size(); ++p)
           if (trained[p].input == input)
-            target.parameter = p;
+            target.parameter = static_cast<int>(p);
       } else {
         target.result = stage.arg_index[target.arg];
         target.direct = written.insert(target.result).second;
@@ -260,6 +275,26 @@ void Executor::allreduce(int index) {
                                          st.flatCount, PW_F32, ReduceOp::Sum,
                                          group),
                  current.description + " (" + std::to_string(st.flatCount) +
+                     " gradient values)");
+  }
+  record(current.name, "allreduce", begin);
+}
+
+void Executor::tiedAllreduce(int index) {
+  const pw_action &action = program.actions[index];
+  const ExecAction &current = plan.actions[index];
+  double begin = trace ? backend.now() : 0;
+  if (action.group_size > 1) {
+    const TrainedParameter &parameter = trainedParameter(action.param);
+    StageState &st = stages[action.stage];
+    std::vector<int> group(model.group_ranks + action.group_begin,
+                           model.group_ranks + action.group_begin +
+                               action.group_size);
+    device.record(st.gradientsDone, compute);
+    backend.wait(backend.iallreduceAfter(device, st.gradientsDone,
+                                         parameter.grad, parameter.count,
+                                         PW_F32, ReduceOp::Sum, group),
+                 current.description + " (" + std::to_string(parameter.count) +
                      " gradient values)");
   }
   record(current.name, "allreduce", begin);

@@ -56,6 +56,19 @@ int replicaOf(const pw_model &model, int rank) {
                           holders.begin());
 }
 
+std::vector<int> parameterUsers(const pw_model &model, int input) {
+  std::vector<int> users;
+  for (int s = 0; s < model.num_stages; ++s) {
+    const pw_stage &stage = model.stages[s];
+    for (int a = 0; a < stage.num_args; ++a)
+      if (stage.arg_source[a] == PW_FROM_PARAM && stage.arg_index[a] == input) {
+        users.push_back(s);
+        break;
+      }
+  }
+  return users;
+}
+
 bool isTrainedParameter(const pw_model &model, int input) {
   if (model.forward_only || !model.input_is_param[input])
     return false;
@@ -88,6 +101,8 @@ const char *actionKindName(int kind) {
     return "allreduce";
   case PW_ACT_OPTIMIZER:
     return "optimizer";
+  case PW_ACT_TIED_ALLREDUCE:
+    return "tied";
   default:
     return "?";
   }
@@ -111,6 +126,8 @@ std::string describeAction(const pw_action &action) {
   case PW_ACT_ALLREDUCE:
   case PW_ACT_OPTIMIZER:
     return text + " stage " + stage;
+  case PW_ACT_TIED_ALLREDUCE:
+    return text + " input " + std::to_string(action.param) + " stage " + stage;
   default:
     return text + " stage " + stage + " mb " + mb;
   }
@@ -127,6 +144,8 @@ std::string traceName(const pw_action &action) {
   case PW_ACT_ALLREDUCE:
   case PW_ACT_OPTIMIZER:
     return text + s;
+  case PW_ACT_TIED_ALLREDUCE:
+    return text + " input" + std::to_string(action.param) + s;
   default:
     return text + s + mb;
   }
@@ -256,13 +275,14 @@ void checkAction(const pw_model &model, int r, int i, const pw_action &action) {
   std::string where = "rank " + std::to_string(r) + " action " +
                       std::to_string(i) + " ('" + describeAction(action) + "')";
   int S = model.num_stages;
-  if (action.kind < PW_ACT_FORWARD || action.kind > PW_ACT_OPTIMIZER)
+  if (action.kind < PW_ACT_FORWARD || action.kind > PW_ACT_TIED_ALLREDUCE)
     modelError(where + ": invalid kind " + std::to_string(action.kind));
   if (!rankHoldsStage(model, r, action.stage))
     modelError(where + ": stage " + std::to_string(action.stage) +
                " is not held by rank " + std::to_string(r));
-  bool perMicrobatch =
-      action.kind != PW_ACT_ALLREDUCE && action.kind != PW_ACT_OPTIMIZER;
+  bool perMicrobatch = action.kind != PW_ACT_ALLREDUCE &&
+                       action.kind != PW_ACT_OPTIMIZER &&
+                       action.kind != PW_ACT_TIED_ALLREDUCE;
   if (perMicrobatch &&
       (action.microbatch < 0 || action.microbatch >= model.num_microbatches))
     modelError(where + ": microbatch out of range [0, " +
@@ -280,7 +300,7 @@ void checkAction(const pw_model &model, int r, int i, const pw_action &action) {
                  std::to_string(action.stage + (up ? 1 : -1)) +
                  " to exchange with");
   }
-  if (action.kind == PW_ACT_ALLREDUCE) {
+  if (action.kind == PW_ACT_ALLREDUCE || action.kind == PW_ACT_TIED_ALLREDUCE) {
     if (action.group_size < 1 || action.group_begin < 0 || !model.group_ranks)
       modelError(where + ": invalid all-reduce group");
     for (int k = 0; k < action.group_size; ++k) {
@@ -293,6 +313,7 @@ void checkAction(const pw_model &model, int r, int i, const pw_action &action) {
       action.kind == PW_ACT_BACKWARD || action.kind == PW_ACT_BACKWARD_INPUT ||
       action.kind == PW_ACT_BACKWARD_WEIGHT ||
       action.kind == PW_ACT_ALLREDUCE || action.kind == PW_ACT_OPTIMIZER ||
+      action.kind == PW_ACT_TIED_ALLREDUCE ||
       ((action.kind == PW_ACT_SEND || action.kind == PW_ACT_RECV) &&
        action.payload == PW_GRADIENT);
   if (!training)
@@ -390,7 +411,6 @@ void checkTensorList(int32_t count, const pw_tensor_info *infos,
 /// trained parameters.
 void checkTraining(const pw_model &model) {
   int last = model.num_stages - 1;
-  std::vector<int> parameterStage(model.num_inputs, -1);
   for (int s = 0; s < model.num_stages; ++s) {
     const pw_stage &stage = model.stages[s];
     std::string where = "stage " + std::to_string(s);
@@ -450,23 +470,6 @@ void checkTraining(const pw_model &model) {
         if (stage.grad_args[g] == a)
           modelError(what + ": state '" + inputName(model, stage.arg_index[a]) +
                      "' also gets a gradient");
-    }
-  }
-  for (int s = 0; s < model.num_stages; ++s) {
-    const pw_stage &stage = model.stages[s];
-    for (int a = 0; a < stage.num_args; ++a) {
-      if (stage.arg_source[a] != PW_FROM_PARAM)
-        continue;
-      int input = stage.arg_index[a];
-      if (parameterStage[input] >= 0 && parameterStage[input] != s &&
-          isTrainedParameter(model, input))
-        modelError("parameter '" + inputName(model, input) +
-                   "' is an argument of stages " +
-                   std::to_string(parameterStage[input]) + " and " +
-                   std::to_string(s) +
-                   ": a trained parameter must belong to one stage (tied "
-                   "parameters are not supported)");
-      parameterStage[input] = s;
     }
   }
   const pw_stage &lastStage = model.stages[last];
@@ -560,6 +563,8 @@ void validateModel(const pw_model &model) {
   if (!model.forward_only)
     checkTraining(model);
   checkRanks(model);
+  if (!model.forward_only)
+    checkTiedParameters(model);
 }
 
 } // namespace pipewave::runtime

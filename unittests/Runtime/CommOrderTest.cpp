@@ -241,3 +241,18 @@ TEST(CommOrderTest, EverySchedulePairsAndFinishes) {
     }
   }
 }
+
+TEST(CommOrderTest, TiedAllReducesAmongSeveralRanksAreCollectives) {
+  HandModel hand;
+  // A tied all-reduce among ranks [0, 1] is a collective; one among rank
+  // [0] alone (both user stages on the rank) is a local sum.
+  hand.actions[0] = {
+      act(PW_ACT_BACKWARD), act(PW_ACT_TIED_ALLREDUCE, -1, 0, 0, 1),
+      act(PW_ACT_TIED_ALLREDUCE, -1, 0, 0, 2), act(PW_ACT_OPTIMIZER)};
+  CommOrder order = planCommOrder(hand.get(), 0);
+  ASSERT_EQ(order.groups.size(), 1u);
+  ASSERT_EQ(order.groups[0].ops.size(), 1u);
+  EXPECT_EQ(order.groups[0].ops[0].kind, CommKind::AllReduce);
+  EXPECT_EQ(order.groups[0].ops[0].action, 2);
+  EXPECT_EQ(order.groups[0].ops[0].group, (std::vector<int>{0, 1}));
+}

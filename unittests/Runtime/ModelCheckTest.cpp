@@ -149,6 +149,12 @@ TEST(ModelCheckTest, RejectsBadTrainingModels) {
                         "stages 0 and 1"),
               std::string::npos)
         << errorOf(*model.get());
+    // Without the tied all-reduce that keeps its copies equal.
+    EXPECT_NE(errorOf(*model.get())
+                  .find("(a tied parameter), but rank 0, which holds stage "
+                        "0, has no tied all-reduce of it"),
+              std::string::npos)
+        << errorOf(*model.get());
   }
 }
 
@@ -201,4 +207,7 @@ TEST(ModelCheckTest, DescribesActions) {
   pw_action forward = {PW_ACT_FORWARD, 2, 0, 0, -1, -1, 0, 0};
   EXPECT_EQ(describeAction(forward), "F stage 2 mb 0");
   EXPECT_EQ(traceName(forward), "F s2 mb0");
+  pw_action tied = {PW_ACT_TIED_ALLREDUCE, 0, -1, 0, -1, -1, 0, 2, 5};
+  EXPECT_EQ(describeAction(tied), "tied input 5 stage 0");
+  EXPECT_EQ(traceName(tied), "tied input5 s0");
 }

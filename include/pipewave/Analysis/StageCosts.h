@@ -53,6 +53,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,6 +104,9 @@ struct ModelCosts {
   std::string firstUncosted;
   /// The device the durations are for.
   sim::DeviceSpec device;
+  /// Bytes of every named parameter of the stage functions (what a tied
+  /// parameter's all-reduce moves).
+  std::map<std::string, double> parameterBytesByName;
 
   bool hasBackwardFunctions() const;
   bool hasSplitBackward() const;

@@ -31,7 +31,8 @@ namespace pipewave::schedule {
 
 /// Prints `program` as an action list: the header, one `stages` line per
 /// rank and one line per rank with its F/B/I/W, AR and OPT actions in order
-/// (sends and receives are left out). The schedule name is kept when it is a
+/// (sends, receives and tied all-reduces, which pipe-schedule adds, are left
+/// out). The schedule name is kept when it is a
 /// word of letters, digits, '_', '-' and '.'.
 std::string formatActionList(const Program &program);
 

@@ -39,7 +39,9 @@ enum class ActionKind {
   Send,           ///< Point-to-point send to `peer`.
   Recv,           ///< Point-to-point receive from `peer`.
   AllReduce,      ///< Gradient all-reduce among the replicas of a stage.
-  OptimizerStep   ///< Parameter update of a stage.
+  OptimizerStep,  ///< Parameter update of a stage.
+  TiedAllReduce   ///< Gradient sum of one parameter over the ranks holding
+                  ///< the stages that use it (a tied parameter).
 };
 
 /// What a Send/Recv carries.
@@ -50,7 +52,10 @@ struct Action {
   ActionKind kind = ActionKind::Forward;
   /// The stage this action belongs to on its rank.
   int stage = -1;
-  /// The microbatch; -1 for AllReduce and OptimizerStep.
+  /// The microbatch; -1 for AllReduce, OptimizerStep and TiedAllReduce.
+  /// TiedAllReduce: `stage` is the lowest stage of `users` held by the rank,
+  /// the stage whose gradients hold the rank's copy of the parameter and
+  /// whose OptimizerStep updates it.
   int microbatch = -1;
   /// Send/Recv only: what the message carries.
   Payload payload = Payload::Activation;
@@ -58,9 +63,14 @@ struct Action {
   int peer = -1;
   /// Send/Recv only: the message tag.
   int64_t tag = -1;
-  /// AllReduce only: the participating ranks (data-parallel replicas of
-  /// `stage`), sorted.
+  /// AllReduce: the participating ranks (data-parallel replicas of
+  /// `stage`), sorted. TiedAllReduce: the ranks holding a stage of `users`
+  /// in one data-parallel replica, sorted.
   std::vector<int> group = {};
+  /// TiedAllReduce only: the name of the parameter.
+  std::string param = {};
+  /// TiedAllReduce only: every stage that uses the parameter, sorted.
+  std::vector<int> users = {};
 };
 
 /// The program of one rank.
@@ -86,7 +96,7 @@ struct Program {
 };
 
 /// Short name of an action kind: "F", "B", "I", "W", "send", "recv",
-/// "allreduce", "optimizer".
+/// "allreduce", "optimizer", "tied".
 const char *stringify(ActionKind kind);
 
 /// Short name of a payload: "act" or "grad".
@@ -98,8 +108,12 @@ bool isCompute(ActionKind kind);
 /// One-line description of an action for diagnostics, e.g.
 /// "F stage 1 mb 3", "send act stage 0 mb 3 to rank 1 (tag 3)",
 /// "recv grad stage 0 mb 2 from rank 1 (tag 17)",
-/// "allreduce stage 0 ranks [0, 4]", "optimizer stage 0".
+/// "allreduce stage 0 ranks [0, 4]", "optimizer stage 0",
+/// "tied 'wte' stage 0 of stages [0, 3] ranks [0, 1]".
 std::string describe(const Action &action);
+
+/// "[0, 3]".
+std::string describeList(const std::vector<int> &values);
 
 /// Tag of the message of kind `payload` crossing the boundary between stages
 /// `boundary` and `boundary + 1` for `microbatch`:

@@ -82,6 +82,9 @@ struct CostTable {
   /// Optimizer state, as a multiple of the weights (Adam: 2, for the first
   /// and second moments).
   double optimizerStateFactor = 2;
+  /// Bytes of the parameters by name: what a TiedAllReduce of one moves (a
+  /// name missing here moves nothing).
+  std::map<std::string, double> parameterBytesByName;
 
   /// The world of schedule::computeTimeline: every stage takes the
   /// durations of `costs` and moves and stores nothing. costs.comm and

@@ -49,8 +49,8 @@ struct Emitter {
                                   ptr, ptr, ptr, i32, ptr,           // backward
                                   i32, ptr},                         // state
                                  "struct.pw_stage");
-    actionTy = StructType::create(ctx, {i32, i32, i32, i32, i32, i64, i32, i32},
-                                  "struct.pw_action");
+    actionTy = StructType::create(
+        ctx, {i32, i32, i32, i32, i32, i64, i32, i32, i32}, "struct.pw_action");
     rankTy =
         StructType::create(ctx, {i32, ptr, i32, ptr}, "struct.pw_rank_program");
     modelTy = StructType::create(ctx,
@@ -103,8 +103,8 @@ struct Emitter {
                        {OFF(pw_action, kind), OFF(pw_action, stage),
                         OFF(pw_action, microbatch), OFF(pw_action, payload),
                         OFF(pw_action, peer), OFF(pw_action, tag),
-                        OFF(pw_action, group_begin),
-                        OFF(pw_action, group_size)},
+                        OFF(pw_action, group_begin), OFF(pw_action, group_size),
+                        OFF(pw_action, param)},
                        "pw_action", error) &&
            checkLayout(rankTy, sizeof(pw_rank_program),
                        {OFF(pw_rank_program, num_stages),
@@ -183,6 +183,14 @@ struct Emitter {
     return cast<Function>(module.getOrInsertFunction(name, type).getCallee());
   }
 
+  /// The index of the model input named `name`, or -1.
+  static int32_t inputOf(const ModelDesc &desc, const std::string &name) {
+    for (size_t i = 0; i < desc.inputs.size(); ++i)
+      if (desc.inputs[i].name == name)
+        return static_cast<int32_t>(i);
+    return -1;
+  }
+
   Constant *model(const ModelDesc &desc) {
     SmallVector<Constant *> stages;
     for (const StageDesc &s : desc.stages)
@@ -215,7 +223,10 @@ struct Emitter {
             {c32(static_cast<int32_t>(a.kind)), c32(a.stage), c32(a.microbatch),
              c32(a.payload == schedule::Payload::Gradient ? PW_GRADIENT
                                                           : PW_ACTIVATION),
-             c32(a.peer), c64(a.tag), c32(begin), c32(size)}));
+             c32(a.peer), c64(a.tag), c32(begin), c32(size),
+             c32(a.kind == schedule::ActionKind::TiedAllReduce
+                     ? inputOf(desc, a.param)
+                     : -1)}));
       }
       std::vector<int32_t> held(rank.stages.begin(), rank.stages.end());
       ranks.push_back(ConstantStruct::get(
@@ -251,7 +262,9 @@ static_assert(
         static_cast<int>(schedule::ActionKind::Recv) == PW_ACT_RECV &&
         static_cast<int>(schedule::ActionKind::AllReduce) == PW_ACT_ALLREDUCE &&
         static_cast<int>(schedule::ActionKind::OptimizerStep) ==
-            PW_ACT_OPTIMIZER,
+            PW_ACT_OPTIMIZER &&
+        static_cast<int>(schedule::ActionKind::TiedAllReduce) ==
+            PW_ACT_TIED_ALLREDUCE,
     "schedule::ActionKind and pw_action_kind disagree");
 
 } // namespace

@@ -69,7 +69,8 @@ class Trace;
 /// A trained parameter held by this rank, with its gradient accumulator and
 /// optimizer state.
 struct TrainedParameter {
-  /// Model input index and the stage it belongs to.
+  /// Model input index and the stage it belongs to (for a tied parameter,
+  /// the lowest of its user stages on this rank).
   int input = -1;
   int stage = -1;
   /// The live parameter (device memory: the caller's buffer when the device
@@ -325,6 +326,8 @@ private:
   void backwardWeight(int index);
   void accumulate(const StageState &stage, const GradTarget &target);
   void allreduce(int index);
+  /// Sums a tied parameter's gradient over its holders (see model.h).
+  void tiedAllreduce(int index);
   void optimizerStep(int index);
   void send(int index);
   void collect(int microbatch);

@@ -58,10 +58,21 @@ int replicaOf(const pw_model &model, int rank);
 /// input that is a parameter) gets a gradient from some stage.
 bool isTrainedParameter(const pw_model &model, int input);
 
+/// The stages that take model input `input` as a parameter argument,
+/// ascending. A trained parameter with several is tied: see model.h.
+std::vector<int> parameterUsers(const pw_model &model, int input);
+
+/// The tied all-reduces of a training model: one on every rank holding a
+/// user stage of a tied trained parameter, with the lowest user stage the
+/// rank holds, a group of one holder of each user stage, after the
+/// backwards of the user stages on the rank and the all-reduce of its
+/// stage, before that stage's optimizer step. Throws Error (ExitBadModel).
+void checkTiedParameters(const pw_model &model);
+
 /// True when `rank` holds `stage`.
 bool rankHoldsStage(const pw_model &model, int rank, int stage);
 
-/// "F", "B", "I", "W", "send", "recv", "allreduce", "optimizer".
+/// "F", "B", "I", "W", "send", "recv", "allreduce", "optimizer", "tied".
 const char *actionKindName(int kind);
 
 /// "act" or "grad".

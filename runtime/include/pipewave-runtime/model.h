@@ -26,6 +26,16 @@
  * constant), so microbatch gradients add up to the global gradient and
  * PW_ACT_ALLREDUCE is a plain sum, no averaging.
  *
+ * Tied parameters. A trained parameter that several stages read (its
+ * "users", e.g. a token embedding the output head also reads) has one copy
+ * on every rank holding a user stage. On such a rank, the lowest user stage
+ * it holds keeps the copy: the gradients of every user stage on the rank
+ * add up there and that stage's optimizer step updates it.
+ * PW_ACT_TIED_ALLREDUCE (`param`, `stage` = that lowest stage, `group` =
+ * one holder of each user stage, in the rank's data-parallel replica) sums
+ * the copies' gradients after the replica all-reduce of `stage` and before
+ * its optimizer step; the copies start equal and stay equal.
+ *
  * Buffers are contiguous, row-major, of the element type given. Stage
  * functions never allocate what they return: the caller passes every result
  * buffer, already allocated.
@@ -160,7 +170,8 @@ typedef enum pw_action_kind {
   PW_ACT_SEND = 4,
   PW_ACT_RECV = 5,
   PW_ACT_ALLREDUCE = 6,
-  PW_ACT_OPTIMIZER = 7
+  PW_ACT_OPTIMIZER = 7,
+  PW_ACT_TIED_ALLREDUCE = 8
 } pw_action_kind;
 
 typedef enum pw_payload { PW_ACTIVATION = 0, PW_GRADIENT = 1 } pw_payload;
@@ -172,8 +183,10 @@ typedef struct pw_action {
   int32_t payload;     /* send/recv: pw_payload */
   int32_t peer;        /* send/recv: peer rank */
   int64_t tag;         /* send/recv: message tag */
-  int32_t group_begin; /* allreduce: ranks are group_ranks[begin, begin+size) */
+  int32_t group_begin; /* allreduce, tied allreduce: ranks are
+                          group_ranks[begin, begin+size) */
   int32_t group_size;
+  int32_t param; /* tied allreduce: the model input (a parameter) */
 } pw_action;
 
 typedef struct pw_rank_program {

@@ -108,7 +108,7 @@ sched.program "x" stages 3 microbatches 1 {
 sched.program "x" stages 1 microbatches 1 {
   sched.rank 0 stages [0] {
     sched.compute F stage 0 mb 0
-    // expected-error@+1 {{'arith.constant' op is not allowed in a sched.rank; only the actions sched.compute, sched.send, sched.recv, sched.allreduce and sched.optimizer}}
+    // expected-error@+1 {{'arith.constant' op is not allowed in a sched.rank; only the actions sched.compute, sched.send, sched.recv, sched.allreduce, sched.tied_allreduce and sched.optimizer}}
     %c0 = arith.constant 0 : i64
   }
 }
@@ -339,5 +339,43 @@ sched.program "x" stages 1 microbatches 1 forward_only {
     sched.compute F stage 0 mb 0
     // expected-error@+1 {{'sched.optimizer' op a forward_only program has no optimizer step}}
     sched.optimizer stage 0
+  }
+}
+
+// -----
+
+sched.program "x" stages 4 microbatches 1 {
+  sched.rank 0 stages [0, 3] {
+    // expected-error@+1 {{'sched.tied_allreduce' op stage 3 is not the lowest user stage rank 0 holds}}
+    sched.tied_allreduce "w" stage 3 users [0, 3] ranks [0]
+  }
+}
+
+// -----
+
+sched.program "x" stages 2 microbatches 1 {
+  sched.rank 0 stages [0] {
+    // expected-error@+1 {{'sched.tied_allreduce' op needs two or more user stages}}
+    sched.tied_allreduce "w" stage 0 users [0] ranks [0]
+  }
+}
+
+// -----
+
+sched.program "x" stages 2 microbatches 1 {
+  sched.rank 0 stages [0] {
+    // expected-error@+1 {{'sched.tied_allreduce' op group does not contain its own rank 0}}
+    sched.tied_allreduce "w" stage 0 users [0, 1] ranks [1]
+  }
+  sched.rank 1 stages [1] {
+  }
+}
+
+// -----
+
+sched.program "x" stages 2 microbatches 1 {
+  sched.rank 0 stages [0] {
+    // expected-error@+1 {{'sched.tied_allreduce' op names no parameter}}
+    sched.tied_allreduce "" stage 0 users [0, 1] ranks [0]
   }
 }

@@ -84,6 +84,33 @@ sched.program "dp" stages 1 microbatches 1 {
 
 // -----
 
+// A parameter that stages 0 and 1 read (tied), on two ranks.
+
+// CHECK-LABEL: sched.program "tied" stages 2 microbatches 1 {
+//       CHECK:     sched.tied_allreduce "wte" stage 0 users [0, 1] ranks [0, 1]
+//  CHECK-NEXT:     sched.optimizer stage 0
+//       CHECK:     sched.tied_allreduce "wte" stage 1 users [0, 1] ranks [0, 1]
+sched.program "tied" stages 2 microbatches 1 {
+  sched.rank 0 stages [0] {
+    sched.compute F stage 0 mb 0
+    sched.send act stage 0 mb 0 to 1 tag 0
+    sched.recv grad stage 0 mb 0 from 1 tag 1
+    sched.compute B stage 0 mb 0
+    sched.tied_allreduce "wte" stage 0 users [0, 1] ranks [0, 1]
+    sched.optimizer stage 0
+  }
+  sched.rank 1 stages [1] {
+    sched.recv act stage 1 mb 0 from 0 tag 0
+    sched.compute F stage 1 mb 0
+    sched.compute B stage 1 mb 0
+    sched.send grad stage 1 mb 0 to 0 tag 1
+    sched.tied_allreduce "wte" stage 1 users [0, 1] ranks [0, 1]
+    sched.optimizer stage 1
+  }
+}
+
+// -----
+
 // CHECK-LABEL: sched.program "gpipe" stages 2 microbatches 2 forward_only {
 //  CHECK-NEXT:   sched.rank 0 stages [0] {
 //  CHECK-NEXT:     sched.compute F stage 0 mb 0

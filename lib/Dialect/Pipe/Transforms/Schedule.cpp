@@ -147,8 +147,14 @@ struct PipeSchedulePass
               PipeDialect::MicrobatchesAttrHelper(fn.getContext()).getAttr(fn))
         fixedMicrobatches = attr.getInt();
     bool forwardOnly = forceForwardOnly || !hasLoss(fn);
-    if (!forwardOnly && failed(checkTrainedParameters(fn, *stageFns)))
-      return signalPassFailure();
+    std::vector<schedule::TiedParameter> tied;
+    if (!forwardOnly) {
+      FailureOr<std::vector<schedule::TiedParameter>> found =
+          checkTrainedParameters(fn, *stageFns);
+      if (failed(found))
+        return signalPassFailure();
+      tied = std::move(*found);
+    }
 
     std::optional<schedule::Program> program;
     if (schedule == "file")
@@ -167,6 +173,16 @@ struct PipeSchedulePass
         return signalPassFailure();
       }
       program = std::move(replicated.program);
+    }
+    // Every holder of a tied parameter sums its copies' gradients.
+    if (!tied.empty()) {
+      schedule::BuildResult withTied =
+          schedule::addTiedAllReduces(*program, tied);
+      if (!withTied) {
+        fn.emitError() << "pipe-schedule: " << withTied.error;
+        return signalPassFailure();
+      }
+      program = std::move(withTied.program);
     }
 
     // Replace the program of an earlier run.

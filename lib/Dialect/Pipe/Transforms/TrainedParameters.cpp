@@ -15,10 +15,11 @@ using namespace mlir;
 using namespace pipewave;
 using namespace pipewave::pipe;
 
-LogicalResult pipewave::pipe::checkTrainedParameters(
+FailureOr<std::vector<schedule::TiedParameter>>
+pipewave::pipe::checkTrainedParameters(
     func::FuncOp entry, const std::vector<func::FuncOp> &stages) {
-  // Name -> first stage that trains it, in stage order.
-  llvm::MapVector<StringAttr, int64_t> firstStage;
+  // Name -> the stages that take it, in stage order.
+  llvm::MapVector<StringAttr, std::vector<int>> users;
   for (auto [s, constStage] : llvm::enumerate(stages)) {
     func::FuncOp stage = constStage;
     for (unsigned i = 0, e = stage.getNumArguments(); i < e; ++i) {
@@ -37,15 +38,14 @@ LogicalResult pipewave::pipe::checkTrainedParameters(
                   "with --frozen, or make it f32)";
       if (!name)
         continue;
-      auto [it, inserted] = firstStage.insert({name, s});
-      if (!inserted && it->second != static_cast<int64_t>(s))
-        return entry.emitError()
-               << "pipe-schedule: parameter '" << shown
-               << "' is an argument of stages " << it->second << " and " << s
-               << ": a trained parameter must belong to one stage (tied "
-                  "parameters across stages are not supported; freeze it "
-                  "with --frozen or keep its uses on one stage)";
+      std::vector<int> &list = users[name];
+      if (list.empty() || list.back() != static_cast<int>(s))
+        list.push_back(static_cast<int>(s));
     }
   }
-  return success();
+  std::vector<schedule::TiedParameter> tied;
+  for (auto &[name, list] : users)
+    if (list.size() > 1)
+      tied.push_back({name.str(), list});
+  return tied;
 }

@@ -55,11 +55,12 @@ LogicalResult RankOp::verify() {
       return emitOpError() << "stages must be sorted and unique";
   }
   for (Operation &op : getBody().front())
-    if (!isa<ComputeOp, SendOp, RecvOp, AllReduceOp, OptimizerOp>(op))
+    if (!isa<ComputeOp, SendOp, RecvOp, AllReduceOp, TiedAllReduceOp,
+             OptimizerOp>(op))
       return op.emitOpError()
              << "is not allowed in a sched.rank; only the actions "
-                "sched.compute, sched.send, sched.recv, sched.allreduce and "
-                "sched.optimizer";
+                "sched.compute, sched.send, sched.recv, sched.allreduce, "
+                "sched.tied_allreduce and sched.optimizer";
   return success();
 }
 
@@ -130,6 +131,38 @@ LogicalResult AllReduceOp::verify() {
     if (member < 0 || member >= numRanks)
       return emitOpError() << "group member rank " << member
                            << " is out of range 0.." << numRanks - 1;
+  return success();
+}
+
+LogicalResult TiedAllReduceOp::verify() {
+  if (failed(verifyStageAndMicrobatch(*this, getStage(), std::nullopt)))
+    return failure();
+  if (getParam().empty())
+    return emitOpError() << "names no parameter";
+  ArrayRef<int64_t> users = getUsers();
+  if (users.size() < 2)
+    return emitOpError() << "needs two or more user stages";
+  for (size_t i = 1; i < users.size(); ++i)
+    if (users[i - 1] >= users[i])
+      return emitOpError() << "users must be sorted and unique";
+  auto rank = (*this)->getParentOfType<RankOp>();
+  std::optional<int64_t> lowest;
+  for (int64_t stage : users)
+    if (rank.holdsStage(stage)) {
+      lowest = stage;
+      break;
+    }
+  if (!lowest || *lowest != static_cast<int64_t>(getStage()))
+    return emitOpError() << "stage " << getStage()
+                         << " is not the lowest user stage rank "
+                         << rank.getRank() << " holds";
+  ArrayRef<int64_t> ranks = getRanks();
+  if (!llvm::is_contained(ranks, static_cast<int64_t>(rank.getRank())))
+    return emitOpError() << "group does not contain its own rank "
+                         << rank.getRank();
+  for (size_t i = 1; i < ranks.size(); ++i)
+    if (ranks[i - 1] >= ranks[i])
+      return emitOpError() << "ranks must be sorted and unique";
   return success();
 }
 

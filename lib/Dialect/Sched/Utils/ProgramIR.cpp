@@ -55,6 +55,13 @@ static void buildAction(OpBuilder &builder, Location loc,
   case ActionKind::OptimizerStep:
     OptimizerOp::create(builder, loc, action.stage);
     return;
+  case ActionKind::TiedAllReduce: {
+    SmallVector<int64_t> users(action.users.begin(), action.users.end());
+    SmallVector<int64_t> group(action.group.begin(), action.group.end());
+    TiedAllReduceOp::create(builder, loc, action.param, action.stage, users,
+                            group);
+    return;
+  }
   }
 }
 
@@ -108,6 +115,13 @@ static Action readAction(Operation *op) {
         action.stage = allReduce.getStage();
         action.group.assign(allReduce.getRanks().begin(),
                             allReduce.getRanks().end());
+      })
+      .Case([&](TiedAllReduceOp tied) {
+        action.kind = ActionKind::TiedAllReduce;
+        action.param = tied.getParam().str();
+        action.stage = tied.getStage();
+        action.users.assign(tied.getUsers().begin(), tied.getUsers().end());
+        action.group.assign(tied.getRanks().begin(), tied.getRanks().end());
       })
       .Case([&](OptimizerOp optimizer) {
         action.kind = ActionKind::OptimizerStep;

@@ -184,6 +184,16 @@ def PipeSchedule : Pass<"pipe-schedule", "::mlir::ModuleOp"> {
     schedules and to `file` (an action list without replicas of its own);
     `auto` searches one pipeline and rejects `replicas` greater than 1.
 
+    Tied parameters: a trained parameter (`pipe.param`, not `pipe.frozen`)
+    that several stage functions take, by its `pipe.name`, has a copy on
+    every rank holding one of them. Each such rank gets a
+    `sched.tied_allreduce` of it among one holder of each of those stages in
+    its replica; on these ranks the all-reduces and optimizer steps move
+    behind the other actions, in the order `sched.allreduce`,
+    `sched.tied_allreduce` (by first use of the parameter),
+    `sched.optimizer`, so every rank enters them in one order. A trained
+    parameter that is not f32 is an error naming it and its stage.
+
     The step trains (forward and backward of every microbatch, then the
     optimizer step) when the entry's first result is a rank-0 floating point
     tensor (the loss); otherwise it is an inference step with forwards only,

@@ -164,6 +164,33 @@ def Sched_AllReduceOp : Sched_ActionOp<"allreduce"> {
   let assemblyFormat = "`stage` $stage `ranks` $ranks attr-dict";
 }
 
+def Sched_TiedAllReduceOp : Sched_ActionOp<"tied_allreduce"> {
+  let summary = "sums a tied parameter's gradient over the ranks holding it";
+  let description = [{
+    A parameter used by several stages (`users`: a tied parameter, such as
+    a token embedding that the output head also reads) has a copy on every
+    rank holding one of them. This action sums the rank's gradient of
+    parameter `param` (its `pipe.name`) with the other ranks of `ranks`
+    (one holder of each user stage, in this data-parallel replica, sorted,
+    this rank included). `stage` is the lowest user stage this rank holds:
+    its gradients keep the rank's copy (the other user stages the rank
+    holds add theirs there) and its `sched.optimizer` updates it. The copies
+    start equal and apply the same update to the same sum, so they stay
+    equal. It comes after every backward of the user stages the rank holds
+    and the `sched.allreduce` of `stage`, before `sched.optimizer` of
+    `stage`; a group of one rank only marks that point.
+
+    ```mlir
+    sched.tied_allreduce "wte" stage 0 users [0, 3] ranks [0, 3]
+    ```
+  }];
+  let arguments = (ins StrAttr:$param, Sched_IndexAttr:$stage,
+                   DenseI64ArrayAttr:$users, DenseI64ArrayAttr:$ranks);
+  let assemblyFormat = [{
+    $param `stage` $stage `users` $users `ranks` $ranks attr-dict
+  }];
+}
+
 def Sched_OptimizerOp : Sched_ActionOp<"optimizer"> {
   let summary = "applies the optimizer update to a stage's parameters";
   let description = [{

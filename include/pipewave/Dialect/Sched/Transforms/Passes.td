@@ -18,15 +18,20 @@ def SchedVerify : Pass<"sched-verify"> {
        stages of their rank;
     2. completeness: every (stage, microbatch) of every rank has one `F` and
        one `B` (or one `I` and one `W`); replicated stages all-reduce before
-       their optimizer step;
+       their optimizer step; every holder of a stage that uses a tied
+       parameter has one `sched.tied_allreduce` of it, after the backwards
+       of those stages on the rank and the all-reduce of its stage, before
+       that stage's optimizer step, on a group of one holder of each user
+       stage;
     3. dependency order on each rank: receives before the compute that
        needs them, sends after the compute that produces them, `F` before
        `B`, `I` before `W`;
     4. matching: every send has exactly one receive with its tag on the
-       peer, and the other way round;
+       peer, and the other way round; the members of a tied all-reduce
+       agree on its group and user stages;
     5. deadlock freedom: executing all ranks with blocking rendezvous
        point-to-point semantics (a send waits for its receive) and
-       collective all-reduces always finishes.
+       collective all-reduces (tied ones included) always finishes.
 
     A program that fails is reported with an error on the action where a
     rank stalls or the check fails, naming the rank and the action.
