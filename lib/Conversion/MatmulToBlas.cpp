@@ -9,10 +9,13 @@
 //   void pw_sgemm_batched(float beta, <memref A>, <memref B>, <memref C>);
 //   void pw_sgemm(float beta, <memref A>, <memref B>, <memref C>);
 //
-// computing C = A * B + beta * C (per batch). Operands are passed as fully
-// dynamic strided memrefs, which convert-func-to-llvm expands into
-// (allocated, aligned, offset, sizes..., strides...). The helpers live in
-// lib/Target/CPU/Kernels.c (libpipewave_cpu_kernels) and call OpenBLAS.
+// computing C = A * B + beta * C (per batch). An operand that is a copy made
+// by a linalg.transpose swapping the last two dimensions becomes a strided
+// view of the copy's source (the helpers pass it to BLAS as transposed).
+// Operands are passed as fully dynamic strided memrefs, which
+// convert-func-to-llvm expands into (allocated, aligned, offset, sizes...,
+// strides...). The helpers live in lib/Target/CPU/Kernels.c
+// (libpipewave_cpu_kernels) and call OpenBLAS.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +65,9 @@ struct PipeMatmulToBlasPass
       MemRefType operandType = dynamicStrided(&getContext(), rank);
       func::FuncOp decl = getOrCreateDecl(module, callee, operandType);
 
+      // Transposed operands: strided views instead of copies.
+      for (OpOperand *input : op.getDpsInputOperands())
+        foldOperandTranspose(op, *input);
       Value out = op.getDpsInitOperand(0)->get();
       float beta = 1.0f;
       if (linalg::FillOp fill = findZeroFill(op, out)) {

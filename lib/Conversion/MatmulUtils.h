@@ -34,6 +34,16 @@ inline bool isPlainF32Matmul(mlir::linalg::LinalgOp op) {
 /// null if there is none.
 mlir::linalg::FillOp findZeroFill(mlir::Operation *matmul, mlir::Value out);
 
+/// The buffer `operand` of `matmul` (on buffers) is a temporary that only a
+/// linalg.transpose of `src` swapping the last two dimensions writes: the
+/// temporary is allocated in the matmul's block, used by nothing but the
+/// transpose, the matmul and its dealloc, and no op between the transpose and
+/// the matmul writes a buffer `src` may alias. Then the matmul reads a
+/// strided transposed view of `src` instead (memref.transpose, which the BLAS
+/// helpers take as a transposed operand), and the copy, the temporary and its
+/// dealloc are erased. Returns whether it folded.
+bool foldOperandTranspose(mlir::Operation *matmul, mlir::OpOperand &operand);
+
 } // namespace pipewave
 
 #endif // PIPEWAVE_LIB_CONVERSION_MATMULUTILS_H

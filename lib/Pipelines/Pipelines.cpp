@@ -81,6 +81,9 @@ void pipewave::buildPipeCompileFrontEnd(OpPassManager &pm,
   // markers are ignored.
   partition.defaultStages = 1;
   partition.ignoreMarkers = options.numStages == 1;
+  // A training step runs every stage's backward: balance forward plus
+  // backward.
+  partition.backward = !options.inference;
   pm.addPass(pipe::createPipePartition(partition));
   pm.addPass(pipe::createPipeOutlineStages({options.entry}));
 

@@ -89,6 +89,8 @@ private:
   std::map<std::string, HostTensor> resumedState;
   std::map<int, int64_t> resumedSteps;
   FILE *logFile = nullptr;
+  /// Minor page faults of this rank per step after the first (-1: one step).
+  double faultsPerStep = -1;
 
   // Main.cpp
   std::unique_ptr<Backend> chooseBackend(int *argc, char ***argv);

@@ -38,6 +38,7 @@
 
 #include "pipewave-runtime/CudaDeviceAccess.h"
 #include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/HostMemory.h"
 #include "pipewave-runtime/Json.h"
 #include "pipewave-runtime/LaunchEnv.h"
 #include "pipewave-runtime/ModelCheck.h"
@@ -328,7 +329,10 @@ int Driver::execute() {
   if (trace)
     trace->start(backend->now());
   std::vector<double> times;
+  int64_t faultsBefore = 0;
   for (int k = 1; k <= options.steps; ++k) {
+    if (k == 2)
+      faultsBefore = minorPageFaults();
     int64_t position = (dataPosition + k - 1) % dataBatches;
     int64_t step = startStep + k;
     setBatch(executor, position);
@@ -383,6 +387,9 @@ int Driver::execute() {
       return stopOnSignal(executor, step, stopSignal, saved,
                           (position + 1) % dataBatches);
   }
+  if (options.steps > 1)
+    faultsPerStep = static_cast<double>(minorPageFaults() - faultsBefore) /
+                    static_cast<double>(options.steps - 1);
   if (isOutputRank && times.size() > 1)
     printSummary(times);
   if (options.printMemory && training)
@@ -447,6 +454,18 @@ void Driver::printMemory(const Executor &executor) {
   if (rank == 0)
     for (const std::string &line : all)
       printLine(line);
+  // Steady state: the minor page faults of this rank's thread per step after
+  // the first (temporaries whose pages the C library returned to the system
+  // fault in again at every call).
+  if (faultsPerStep < 0)
+    return;
+  all = backend->gather("page faults: rank " + std::to_string(rank) + ": " +
+                            formatDouble("%.1f", faultsPerStep) +
+                            " minor faults per step after step 1",
+                        0);
+  if (rank == 0)
+    for (const std::string &line : all)
+      printLine(line);
 }
 
 } // namespace pipewave::runtime
@@ -457,6 +476,7 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
     report(nullptr, "no model (pw_get_model() returned NULL)");
     return ExitBadModel;
   }
+  keepFreedHostMemory();
   Options options;
   try {
     options = parseOptions(argc, argv);

@@ -297,7 +297,9 @@ std::string usage(const char *program, const pw_model &model) {
       "  --print-plan            print every rank's buffer plan and exit\n"
       "  --print-memory          after the run, print every rank's peak "
       "activation\n"
-      "                          memory (what backward passes keep)\n"
+      "                          memory (what backward passes keep) and "
+      "its minor\n"
+      "                          page faults per step\n"
       "  --help                  this text\n";
   return text;
 }

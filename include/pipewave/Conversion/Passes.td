@@ -70,7 +70,11 @@ def PipeMatmulToBlas : Pass<"pipe-matmul-to-blas", "::mlir::ModuleOp"> {
     calling OpenBLAS `cblas_sgemm`), passing the operands as strided memrefs
     so that any row- or column-major view is accepted. A `linalg.fill` of
     zero that initialises the output right before the matmul is folded into
-    the call (beta = 0). Runs after bufferization.
+    the call (beta = 0). An operand copied by a `linalg.transpose` that swaps
+    the last two dimensions (the weight and activation transposes of
+    pipe-autodiff's backward) is read through a strided `memref.transpose`
+    view of the source instead, which the helper hands to BLAS as a
+    transposed operand: no copy, no temporary. Runs after bufferization.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",

@@ -6,8 +6,9 @@
 //
 // Writes `pipe.stage` on every operation of the entry function, from the
 // user's markers (manual), by operation count (uniform), or by minimising the
-// slowest stage under the cost model (balanced). The cutting itself is plain
-// C++ in lib/Planner; this file gathers the operations and their costs.
+// slowest stage under the cost model (balanced; with backward=true, an op of
+// a trained model costs its forward and its backward). The cutting itself is
+// plain C++ in lib/Planner; this file gathers the operations and their costs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
 #include "pipewave/Planner/LinearPartition.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -49,6 +51,45 @@ EntryOps collectEntryOps(func::FuncOp fn) {
       ops.work.push_back(&op);
   }
   return ops;
+}
+
+/// Whether `fn` is trained (its first result is a scalar loss and it has a
+/// parameter); if so, `grad` gets every value of the entry block that depends
+/// on a parameter, i.e. that the backward pass computes a gradient for.
+bool trainsParameters(func::FuncOp fn, llvm::DenseSet<Value> &grad) {
+  auto loss = fn.getNumResults() > 0
+                  ? dyn_cast<RankedTensorType>(fn.getResultTypes().front())
+                  : RankedTensorType();
+  if (!loss || loss.getRank() != 0)
+    return false;
+  Block &body = fn.getBody().front();
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    if (isParam(fn, i))
+      grad.insert(body.getArgument(i));
+  if (grad.empty())
+    return false;
+  for (Operation &op : body.without_terminator()) {
+    bool depends = false;
+    op.walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        depends |= grad.contains(operand);
+    });
+    if (depends)
+      grad.insert(op.result_begin(), op.result_end());
+  }
+  return true;
+}
+
+/// The backward work of `op` in units of its forward work: one for every
+/// operand the backward differentiates (a matmul of an activation by a
+/// weight: the gradient of the activation and of the weight, two forward
+/// matmuls' worth).
+double backwardFactor(Operation *op, const llvm::DenseSet<Value> &grad) {
+  double factor = 0;
+  for (Value operand : op->getOperands())
+    if (grad.contains(operand) && isa<ShapedType>(operand.getType()))
+      ++factor;
+  return factor;
 }
 
 /// Checks that every operation only uses values of its own or earlier
@@ -211,6 +252,8 @@ struct PipePartitionPass
       DeviceModel device;
       std::vector<double> costs;
       costs.reserve(count);
+      llvm::DenseSet<Value> grad;
+      bool trains = backward && trainsParameters(fn, grad);
       for (Operation *op : ops.work) {
         FailureOr<OpCost> cost = getOpCost(op);
         if (failed(cost))
@@ -218,7 +261,9 @@ struct PipePartitionPass
                  << "pipe-partition: no cost rule for '" << op->getName()
                  << "'; strategy=balanced needs the cost of every operation "
                     "(use strategy=uniform or manual, or a supported op)";
-        costs.push_back(estimateSeconds(*cost, device));
+        double seconds = estimateSeconds(*cost, device);
+        costs.push_back(trains ? seconds * (1 + backwardFactor(op, grad))
+                               : seconds);
       }
       assignment = planner::balancedPartition(costs, stageCount);
     } else {

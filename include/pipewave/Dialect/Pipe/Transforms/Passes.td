@@ -25,7 +25,11 @@ def PipePartition : Pass<"pipe-partition", "::mlir::ModuleOp"> {
     * `balanced`: minimises the cost of the slowest stage under the per-op
       cost model (FLOPs and bytes of every supported TOSA op turned into
       seconds with a roofline device model). An op with no cost rule is an
-      error.
+      error. With `backward=true` (pipewave-compile sets it unless
+      `--inference`) and a trained model, an op costs its forward times one
+      plus the number of its operands that depend on a parameter (the
+      gradients its backward computes), so the cut balances the training
+      step, loss and backward included, not the forward alone.
     * `auto` (default): `manual` if the function has `pipe.split` markers,
       else `balanced`.
 
@@ -58,6 +62,10 @@ def PipePartition : Pass<"pipe-partition", "::mlir::ModuleOp"> {
                         "balanced", "the same cost per stage"))}]>,
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
+    Option<"backward", "backward", "bool", /*default=*/"false",
+           "balanced, for a trained model (a scalar loss first, parameters): "
+           "an op costs its forward plus its backward, one forward's worth "
+           "per operand that depends on a parameter">,
   ];
   let statistics = [
     Statistic<"numPartitionedOps", "partitioned-ops",
