@@ -9,6 +9,7 @@
 
 #include "TestUtil.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -126,21 +127,45 @@ TEST(DeviceTest, AsyncTestDeviceEventsOrderStreams) {
   EXPECT_NE(*z, 42.0f);
 }
 
+/// Writes 42 once the test opens the gate.
+std::atomic<bool> gateOpen{false};
+void gatedWrite(void *const *, void *const *results) {
+  while (!gateOpen.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  *static_cast<float *>(results[0]) = 42.0f;
+}
+
 TEST(DeviceTest, AsyncTestDeviceWaitCapturesTheRecordAtTheCall) {
   auto device = createAsyncTestDevice(0);
   StreamId a = device->createStream(), b = device->createStream();
-  EventId event = device->createEvent();
+  EventId event = device->createEvent(), copied = device->createEvent();
   auto *x = static_cast<float *>(device->allocate(sizeof(float)));
   auto *y = static_cast<float *>(device->allocate(sizeof(float)));
   float zero = 0;
+  gateOpen = false;
   device->copy(a, x, &zero, sizeof(float), CopyKind::HostToDevice);
   device->record(event, a);
   device->wait(b, event); // Captures the first record only.
-  device->call(a, slowWrite, {}, {x});
+  device->call(a, gatedWrite, {}, {x});
   device->record(event, a);
   device->copy(b, y, x, sizeof(float), CopyKind::DeviceToDevice);
+  device->record(copied, b);
+  // The copy on b must finish while the write on a is held back. (Had the
+  // wait captured the second record, b would wait for the write: the gate
+  // then opens after 10 s so that the test fails instead of hanging.)
+  std::atomic<bool> done{false};
+  std::thread fallback([&] {
+    for (int i = 0; i < 1000 && !done; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    gateOpen = true;
+  });
+  device->synchronize(copied);
+  float seen = *y;
+  done = true;
+  gateOpen = true;
+  fallback.join();
   device->synchronize();
-  EXPECT_EQ(*y, 0.0f);
+  EXPECT_EQ(seen, 0.0f);
   EXPECT_EQ(*x, 42.0f);
 }
 
