@@ -107,6 +107,14 @@ private:
 
   // DriverCheckpoint.cpp
   void resume();
+  /// Reads a tensor of the checkpoint (name, dtype, shape, destination,
+  /// what it is for the error) or throws.
+  using TensorReader = std::function<void(const std::string &, int32_t,
+                                          const std::vector<int64_t> &, void *,
+                                          const std::string &)>;
+  /// Reads the rank's parameters into inputTensors and their optimizer
+  /// state into resumedState.
+  void readParametersAndState(const TensorReader &readTensor);
   /// The step, data position and rank 0's message of a resumed checkpoint.
   void finishResume(const std::string &stepDir,
                     const CheckpointManifest &manifest);

@@ -97,23 +97,7 @@ void Driver::resume() {
       refuse(error.what());
     }
   };
-  std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
-  for (int i = 0; i < model.num_inputs; ++i) {
-    if (!model.input_is_param[i] || !used[i])
-      continue;
-    const pw_tensor_info &info = model.inputs[i];
-    std::string name = inputName(model, i);
-    readTensor(name, info.dtype, shapeOf(info), inputTensors[i].data(),
-               "parameter '" + name + "'");
-    if (!isTrainedParameter(model, i))
-      continue;
-    for (const std::string &state : stateNames) {
-      HostTensor tensor(PW_F32, shapeOf(info));
-      readTensor(state + "/" + name, PW_F32, shapeOf(info), tensor.data(),
-                 "the optimizer's " + state + " of '" + name + "'");
-      resumedState[state + "/" + name] = std::move(tensor);
-    }
-  }
+  readParametersAndState(readTensor);
   auto meta = reader->metadata().find("optimizer_steps");
   if (meta == reader->metadata().end())
     refuse("'" + path + "' has no optimizer_steps metadata");
@@ -133,6 +117,26 @@ void Driver::resume() {
            std::string(model.name ? model.name : "") + "', fingerprint " +
            fingerprint + "): the parameters' names, shapes or stages differ");
   finishResume(stepDir, manifest);
+}
+
+void Driver::readParametersAndState(const TensorReader &readTensor) {
+  std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (!model.input_is_param[i] || !used[i])
+      continue;
+    const pw_tensor_info &info = model.inputs[i];
+    std::string name = inputName(model, i);
+    readTensor(name, info.dtype, shapeOf(info), inputTensors[i].data(),
+               "parameter '" + name + "'");
+    if (!isTrainedParameter(model, i))
+      continue;
+    for (const std::string &state : stateNames) {
+      HostTensor tensor(PW_F32, shapeOf(info));
+      readTensor(state + "/" + name, PW_F32, shapeOf(info), tensor.data(),
+                 "the optimizer's " + state + " of '" + name + "'");
+      resumedState[state + "/" + name] = std::move(tensor);
+    }
+  }
 }
 
 void Driver::finishResume(const std::string &stepDir,

@@ -99,22 +99,7 @@ void Driver::resumeAcrossLayouts(
     }
     source.used = true;
   };
-  for (int i = 0; i < model.num_inputs; ++i) {
-    if (!model.input_is_param[i] || !used[i])
-      continue;
-    const pw_tensor_info &info = model.inputs[i];
-    std::string name = inputName(model, i);
-    readTensor(name, info.dtype, shapeOf(info), inputTensors[i].data(),
-               "parameter '" + name + "'");
-    if (!isTrainedParameter(model, i))
-      continue;
-    for (const std::string &state : stateNames) {
-      HostTensor tensor(PW_F32, shapeOf(info));
-      readTensor(state + "/" + name, PW_F32, shapeOf(info), tensor.data(),
-                 "the optimizer's " + state + " of '" + name + "'");
-      resumedState[state + "/" + name] = std::move(tensor);
-    }
-  }
+  readParametersAndState(readTensor);
   for (const Source &source : sources) {
     if (!source.used)
       continue;
