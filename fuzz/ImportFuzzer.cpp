@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ImporterContract.h"
+
 #include "pipewave/Import/OnnxImporter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,14 +36,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   auto module = pipewave::importOnnxModelFromBuffer(
       reinterpret_cast<const char *>(data), size,
       "/nonexistent-pipewave-fuzz/model.onnx", context, options, error);
-  if (!module && error.empty()) {
-    std::fprintf(stderr, "importer failed without an error message\n");
-    std::abort();
-  }
-  if (module && !error.empty()) {
-    std::fprintf(stderr, "importer returned a module and an error: %s\n",
-                 error.c_str());
-    std::abort();
-  }
+  pipewave::fuzz::checkImporterResult(static_cast<bool>(module), error);
   return 0;
 }

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ImporterContract.h"
+
 #include "pipewave/Import/StableHLOImporter.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -34,14 +36,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       "fuzz.stablehlo.mlir");
   auto module = pipewave::importStableHLOBuffer(
       std::move(buffer), "fuzz.stablehlo.mlir", context, options, error);
-  if (!module && error.empty()) {
-    std::fprintf(stderr, "importer failed without an error message\n");
-    std::abort();
-  }
-  if (module && !error.empty()) {
-    std::fprintf(stderr, "importer returned a module and an error: %s\n",
-                 error.c_str());
-    std::abort();
-  }
+  pipewave::fuzz::checkImporterResult(static_cast<bool>(module), error);
   return 0;
 }
