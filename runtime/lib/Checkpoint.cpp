@@ -23,7 +23,10 @@ namespace pipewave::runtime {
 namespace {
 
 constexpr const char *kFormat = "pipewave-checkpoint";
-constexpr int kVersion = 1;
+/// Version 2 stores a shared parameter once (version 1 in every holder's
+/// file); both read the same way, by name.
+constexpr int kVersion = 2;
+constexpr int kOldestVersion = 1;
 constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ull;
 constexpr uint64_t kFnvPrime = 0x100000001b3ull;
 
@@ -47,6 +50,10 @@ bool fileExists(const std::string &path) {
 }
 
 } // namespace
+
+uint64_t hashBytes(const void *data, size_t bytes) {
+  return fnvUpdate(kFnvOffset, data, bytes);
+}
 
 std::string hexHash(uint64_t hash) {
   char text[32];
@@ -90,20 +97,41 @@ bool parseOptimizerSteps(const std::string &text,
   return true;
 }
 
-std::string encodeFileReport(const CheckpointFile &file) {
-  return std::to_string(file.bytes) + " " + std::to_string(file.hash);
+std::string encodeFileReport(const CheckpointFile &file,
+                             const std::vector<CopyHash> &copies) {
+  std::string report =
+      std::to_string(file.bytes) + " " + std::to_string(file.hash);
+  for (const auto &[name, hash] : copies)
+    report += "\n" + std::to_string(hash) + " " + name;
+  return report;
 }
 
-CheckpointFile decodeFileReport(const std::string &report, int rank) {
+CheckpointFile decodeFileReport(const std::string &report, int rank,
+                                std::vector<CopyHash> *copies) {
   CheckpointFile entry;
   entry.rank = rank;
   entry.name = rankFileName(rank);
+  auto bad = [&]() {
+    return Error("internal error: bad checkpoint report from rank " +
+                 std::to_string(rank));
+  };
   unsigned long long bytes = 0, hash = 0;
   if (std::sscanf(report.c_str(), "%llu %llu", &bytes, &hash) != 2)
-    throw Error("internal error: bad checkpoint report from rank " +
-                std::to_string(rank));
+    throw bad();
   entry.bytes = bytes;
   entry.hash = hash;
+  for (size_t at = report.find('\n'); at != std::string::npos;) {
+    size_t end = report.find('\n', at + 1);
+    std::string line = report.substr(
+        at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+    size_t space = line.find(' ');
+    if (space == std::string::npos || space == 0)
+      throw bad();
+    if (copies)
+      copies->emplace_back(line.substr(space + 1),
+                           std::strtoull(line.c_str(), nullptr, 10));
+    at = end;
+  }
   return entry;
 }
 
@@ -198,7 +226,17 @@ void writeCheckpointManifest(const std::string &stepDir,
             ", \"bytes\": " + std::to_string(f.bytes) +
             ", \"fnv1a\": " + jsonQuote(hexHash(f.hash)) + "}";
   }
-  json += "\n  ]\n}\n";
+  json += "\n  ],\n  \"copies\": [";
+  for (size_t k = 0; k < m.copies.size(); ++k) {
+    const CheckpointCopy &c = m.copies[k];
+    std::string ranks;
+    for (size_t r = 0; r < c.ranks.size(); ++r)
+      ranks += (r ? ", " : "") + std::to_string(c.ranks[r]);
+    json += std::string(k ? "," : "") +
+            "\n    {\"name\": " + jsonQuote(c.name) + ", \"ranks\": [" + ranks +
+            "], \"fnv1a\": " + jsonQuote(hexHash(c.hash)) + "}";
+  }
+  json += std::string(m.copies.empty() ? "" : "\n  ") + "]\n}\n";
   writeFileAtomic(stepDir + "/manifest.json", {{json.data(), json.size()}});
 }
 
@@ -235,9 +273,11 @@ CheckpointManifest readCheckpointManifest(const std::string &stepDir) {
   };
   if (!root.isObject() || string("format") != kFormat)
     manifestError(path, "not a pipewave checkpoint manifest");
-  if (integer("version") != kVersion)
-    manifestError(path, "format version " + std::to_string(integer("version")) +
-                            " (this runtime reads version " +
+  int64_t version = integer("version");
+  if (version < kOldestVersion || version > kVersion)
+    manifestError(path, "format version " + std::to_string(version) +
+                            " (this runtime reads versions " +
+                            std::to_string(kOldestVersion) + " to " +
                             std::to_string(kVersion) + ")");
   CheckpointManifest m;
   m.model = string("model");
@@ -278,6 +318,27 @@ CheckpointManifest readCheckpointManifest(const std::string &stepDir) {
     f.bytes = static_cast<uint64_t>(bytes->integer);
     f.hash = std::strtoull(hash->string.c_str(), nullptr, 16);
     m.files.push_back(f);
+  }
+  if (const JsonValue *copies = root.find("copies")) {
+    if (!copies->isArray())
+      manifestError(path, "'copies' is not an array");
+    for (const JsonValue &entry : copies->array) {
+      const JsonValue *name = entry.find("name");
+      const JsonValue *ranks = entry.find("ranks");
+      const JsonValue *hash = entry.find("fnv1a");
+      if (!name || !ranks || !hash || !name->isString() || !ranks->isArray() ||
+          !hash->isString())
+        manifestError(path, "malformed entry in 'copies'");
+      CheckpointCopy c;
+      c.name = name->string;
+      for (const JsonValue &rank : ranks->array) {
+        if (!rank.isNumber() || !rank.isInteger)
+          manifestError(path, "malformed entry in 'copies'");
+        c.ranks.push_back(static_cast<int>(rank.integer));
+      }
+      c.hash = std::strtoull(hash->string.c_str(), nullptr, 16);
+      m.copies.push_back(c);
+    }
   }
   return m;
 }

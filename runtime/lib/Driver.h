@@ -130,6 +130,9 @@ private:
   /// Collective. False (rank 0 has said why) when a rank could not write
   /// its file or rank 0 the manifest: the run stops.
   bool saveCheckpoint(Executor &executor, int64_t step, int64_t nextPosition);
+  /// Rank 0: "" when every shared parameter's copies in `reports` have one
+  /// hash, else the problem.
+  std::string checkCopies(const std::vector<std::string> &reports);
   /// Rank 0: the manifest of the rank files `reports` describe.
   void writeManifest(const std::string &stepDir, int64_t step,
                      int64_t nextPosition,

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckpointSet.h"
 #include "Driver.h"
 #include "TestHooks.h"
 
@@ -65,51 +66,28 @@ void Driver::resume() {
                           " stages on ranks " + describeRankStages(layout));
     return;
   }
-  const CheckpointFile *entry = nullptr;
+  bool listed = false;
   for (const CheckpointFile &file : manifest.files)
-    if (file.rank == rank)
-      entry = &file;
-  if (!entry)
+    listed |= file.rank == rank;
+  if (!listed)
     refuse("'" + manifestPath + "' lists no file for rank " +
            std::to_string(rank));
-  std::string path = stepDir + "/" + entry->name;
-
-  std::unique_ptr<SafetensorsReader> reader;
-  try {
-    reader = std::make_unique<SafetensorsReader>(path);
-  } catch (const Error &error) {
-    refuse(error.what());
-  }
-  auto readTensor = [&](const std::string &name, int32_t dtype,
-                        const std::vector<int64_t> &shape, void *dst,
-                        const std::string &what) {
-    const SafetensorsEntry *found = reader->find(name);
-    if (!found)
-      refuse("'" + path + "' has no tensor '" + name + "' (" + what + ")");
-    if (found->dtype != dtype || found->shape != shape)
-      refuse("'" + path + "': tensor '" + name + "' is " +
-             dtypeName(found->dtype) + " " + shapeString(found->shape) +
-             " but " + what + " is " + dtypeName(dtype) + " " +
-             shapeString(shape));
-    try {
-      reader->read(name, dtype, shape, dst);
-    } catch (const Error &error) {
-      refuse(error.what());
-    }
-  };
-  readParametersAndState(readTensor);
-  auto meta = reader->metadata().find("optimizer_steps");
-  if (meta == reader->metadata().end())
+  // Each tensor is stored once (CheckpointSet.h): this rank's own file
+  // first, then the file of the lowest rank holding a shared parameter.
+  CheckpointSet files(stepDir, manifest, rank, refuse);
+  readParametersAndState([&](const std::string &name, int32_t dtype,
+                             const std::vector<int64_t> &shape, void *dst,
+                             const std::string &what) {
+    files.read(name, dtype, shape, dst, what);
+  });
+  std::string path = files.ownPath();
+  const std::string *steps =
+      files.metadata(files.ownIndex(), "optimizer_steps");
+  if (!steps)
     refuse("'" + path + "' has no optimizer_steps metadata");
-  if (!parseOptimizerSteps(meta->second, resumedSteps))
-    refuse("'" + path + "': malformed optimizer_steps '" + meta->second + "'");
-  CheckpointFile actual = hashFile(path);
-  if (actual.bytes != entry->bytes || actual.hash != entry->hash)
-    refuse("'" + path + "' does not match '" + manifestPath + "' (" +
-           std::to_string(actual.bytes) + " bytes, hash " +
-           hexHash(actual.hash) + "; the manifest records " +
-           std::to_string(entry->bytes) + " bytes, hash " +
-           hexHash(entry->hash) + "): it was modified or truncated");
+  if (!parseOptimizerSteps(*steps, resumedSteps))
+    refuse("'" + path + "': malformed optimizer_steps '" + *steps + "'");
+  files.verifyUsed();
   std::string fingerprint = modelFingerprint(model);
   if (manifest.fingerprint != fingerprint)
     refuse("it was written by a different model ('" + manifest.model +
@@ -183,22 +161,40 @@ bool Driver::saveCheckpoint(Executor &executor, int64_t step,
                             int64_t nextPosition) {
   std::string stepDir = checkpointStepDir(options.checkpointDir, step);
   executor.downloadParameters();
+  // A parameter several ranks hold is stored by the lowest of them, and
+  // every holder reports its copy's hash so rank 0 can check they agree.
   std::vector<SafetensorsTensorRef> tensors;
-  for (int i = 0; i < model.num_inputs; ++i)
-    if (model.input_is_param[i] && used[i])
-      tensors.push_back({inputName(model, i), model.inputs[i].dtype,
-                         shapeOf(model.inputs[i]), inputTensors[i].data()});
+  std::vector<CopyHash> copies;
+  std::vector<bool> stored(model.num_inputs, false);
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (!model.input_is_param[i] || !used[i])
+      continue;
+    std::string name = inputName(model, i);
+    std::vector<int> holders = parameterHolders(model, i);
+    bool state = isStageState(model, i);
+    stored[i] = state || holders.empty() || holders[0] == rank;
+    if (stored[i])
+      tensors.push_back({name, model.inputs[i].dtype, shapeOf(model.inputs[i]),
+                         inputTensors[i].data()});
+    if (!state && holders.size() > 1) {
+      testhooks::perturbCopy(rank, name, inputTensors[i].data());
+      copies.emplace_back(name, hashBytes(inputTensors[i].data(),
+                                          tensorBytes(model.inputs[i])));
+    }
+  }
   std::vector<std::string> stateNames = optimizerStateNames(options.optimizer);
   std::vector<HostTensor> state;
   for (const TrainedParameter &parameter : executor.trainedParameters())
-    for (size_t k = 0; k < stateNames.size(); ++k)
-      state.push_back(executor.optimizerState(parameter.input, k));
+    if (stored[parameter.input])
+      for (size_t k = 0; k < stateNames.size(); ++k)
+        state.push_back(executor.optimizerState(parameter.input, k));
   size_t next = 0;
   for (const TrainedParameter &parameter : executor.trainedParameters())
-    for (size_t k = 0; k < stateNames.size(); ++k)
-      tensors.push_back(
-          {stateNames[k] + "/" + inputName(model, parameter.input), PW_F32,
-           shapeOf(model.inputs[parameter.input]), state[next++].data()});
+    if (stored[parameter.input])
+      for (size_t k = 0; k < stateNames.size(); ++k)
+        tensors.push_back(
+            {stateNames[k] + "/" + inputName(model, parameter.input), PW_F32,
+             shapeOf(model.inputs[parameter.input]), state[next++].data()});
   RankFileInfo info;
   info.step = step;
   info.rank = rank;
@@ -214,7 +210,8 @@ bool Driver::saveCheckpoint(Executor &executor, int64_t step,
   std::string report;
   try {
     report = encodeFileReport(
-        writeCheckpointFile(stepDir, rank, tensors, rankFileMetadata(info)));
+        writeCheckpointFile(stepDir, rank, tensors, rankFileMetadata(info)),
+        copies);
   } catch (const Error &error) {
     report = std::string(1, kFailedReport) + error.what();
   }
@@ -227,6 +224,8 @@ bool Driver::saveCheckpoint(Executor &executor, int64_t step,
       if (!all[r].empty() && all[r][0] == kFailedReport)
         problem = (all.size() > 1 ? "rank " + std::to_string(r) + ": " : "") +
                   all[r].substr(1);
+    if (problem.empty())
+      problem = checkCopies(all);
     if (problem.empty()) {
       try {
         writeManifest(stepDir, step, nextPosition, all);
@@ -246,6 +245,26 @@ bool Driver::saveCheckpoint(Executor &executor, int64_t step,
   return false;
 }
 
+std::string Driver::checkCopies(const std::vector<std::string> &reports) {
+  // name -> (rank, hash) of the first copy reported.
+  std::map<std::string, std::pair<int, uint64_t>> first;
+  for (int r = 0; r < static_cast<int>(reports.size()); ++r) {
+    std::vector<CopyHash> hashes;
+    decodeFileReport(reports[r], r, &hashes);
+    for (const auto &[name, hash] : hashes) {
+      auto [it, added] = first.emplace(name, std::make_pair(r, hash));
+      if (!added && it->second.second != hash)
+        return "the copies of parameter '" + name + "' differ: rank " +
+               std::to_string(it->second.first) + "'s has hash " +
+               hexHash(it->second.second) + ", rank " + std::to_string(r) +
+               "'s " + hexHash(hash) +
+               " (every rank holding a parameter must keep the same values; "
+               "this is a bug of pipewave or of the machine)";
+    }
+  }
+  return "";
+}
+
 void Driver::writeManifest(const std::string &stepDir, int64_t step,
                            int64_t nextPosition,
                            const std::vector<std::string> &reports) {
@@ -261,8 +280,19 @@ void Driver::writeManifest(const std::string &stepDir, int64_t step,
   manifest.replicas = numReplicas(model);
   manifest.rankStages = rankStages(model);
   manifest.optimizer = describeOptimizer(options.optimizer);
-  for (int r = 0; r < static_cast<int>(reports.size()); ++r)
-    manifest.files.push_back(decodeFileReport(reports[r], r));
+  std::map<std::string, CheckpointCopy> copies;
+  for (int r = 0; r < static_cast<int>(reports.size()); ++r) {
+    std::vector<CopyHash> hashes;
+    manifest.files.push_back(decodeFileReport(reports[r], r, &hashes));
+    for (const auto &[name, hash] : hashes) {
+      CheckpointCopy &copy = copies[name];
+      copy.name = name;
+      copy.ranks.push_back(r);
+      copy.hash = hash;
+    }
+  }
+  for (auto &[name, copy] : copies)
+    manifest.copies.push_back(std::move(copy));
   testhooks::beforeManifest(backend.get(), step);
   writeCheckpointManifest(stepDir, manifest);
   printLine("checkpoint: " + stepDir);

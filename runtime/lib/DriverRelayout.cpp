@@ -6,13 +6,14 @@
 // "STATE/PARAMETER"), so a run with other stages, another schedule, other
 // replicas or another rank count can resume from it: each rank indexes the
 // tensors of every rank file and reads those of its own stages wherever
-// they are. The checkpoint must hold exactly this model's parameters
-// (another model is refused naming the first parameter that differs), and
-// its stages must have made the same number of updates (the new stages mix
-// the old ones' parameters).
+// they are (CheckpointSet.h). The checkpoint must hold exactly this model's
+// parameters (another model is refused naming the first parameter that
+// differs), and its stages must have made the same number of updates (the new
+// stages mix the old ones' parameters).
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckpointSet.h"
 #include "Driver.h"
 
 #include "pipewave-runtime/Checkpoint.h"
@@ -27,32 +28,13 @@ namespace pipewave::runtime {
 void Driver::resumeAcrossLayouts(
     const std::string &stepDir, const CheckpointManifest &manifest,
     const std::function<void(const std::string &)> &refuse) {
-  struct Source {
-    std::string path;
-    const CheckpointFile *entry = nullptr;
-    std::unique_ptr<SafetensorsReader> reader;
-    bool used = false;
-  };
-  std::vector<Source> sources(manifest.files.size());
-  // Tensor name -> the first file that holds it (replicas hold copies).
-  std::map<std::string, size_t> where;
+  CheckpointSet files(stepDir, manifest, -1, refuse);
   std::map<int, int64_t> steps;
-  for (size_t k = 0; k < manifest.files.size(); ++k) {
-    Source &source = sources[k];
-    source.entry = &manifest.files[k];
-    source.path = stepDir + "/" + source.entry->name;
-    try {
-      source.reader = std::make_unique<SafetensorsReader>(source.path);
-    } catch (const Error &error) {
-      refuse(error.what());
-    }
-    for (const SafetensorsEntry &entry : source.reader->entries())
-      where.emplace(entry.name, k);
-    auto meta = source.reader->metadata().find("optimizer_steps");
+  for (size_t k = 0; k < files.numFiles(); ++k) {
+    const std::string *meta = files.metadata(k, "optimizer_steps");
     std::map<int, int64_t> fileSteps;
-    if (meta == source.reader->metadata().end() ||
-        !parseOptimizerSteps(meta->second, fileSteps))
-      refuse("'" + source.path + "' has no valid optimizer_steps metadata");
+    if (!meta || !parseOptimizerSteps(*meta, fileSteps))
+      refuse("'" + files.path(k) + "' has no valid optimizer_steps metadata");
     steps.insert(fileSteps.begin(), fileSteps.end());
   }
 
@@ -63,7 +45,7 @@ void Driver::resumeAcrossLayouts(
   for (int i = 0; i < model.num_inputs; ++i)
     if (model.input_is_param[i])
       parameters.insert(inputName(model, i));
-  for (const auto &[name, file] : where) {
+  for (const auto &[name, file] : files.names()) {
     if (parameters.count(name))
       continue;
     bool isState = false;
@@ -75,43 +57,16 @@ void Driver::resumeAcrossLayouts(
              "this model (a checkpoint of another model?)");
   }
   for (const std::string &name : parameters)
-    if (!where.count(name))
+    if (!files.names().count(name))
       refuse("it has no tensor for parameter '" + name +
              "' of this model (a checkpoint of another model?)");
 
-  auto readTensor = [&](const std::string &name, int32_t dtype,
-                        const std::vector<int64_t> &shape, void *dst,
-                        const std::string &what) {
-    auto found = where.find(name);
-    if (found == where.end())
-      refuse("it has no tensor '" + name + "' (" + what + ")");
-    Source &source = sources[found->second];
-    const SafetensorsEntry *entry = source.reader->find(name);
-    if (entry->dtype != dtype || entry->shape != shape)
-      refuse("'" + source.path + "': tensor '" + name + "' is " +
-             dtypeName(entry->dtype) + " " + shapeString(entry->shape) +
-             " but " + what + " is " + dtypeName(dtype) + " " +
-             shapeString(shape));
-    try {
-      source.reader->read(name, dtype, shape, dst);
-    } catch (const Error &error) {
-      refuse(error.what());
-    }
-    source.used = true;
-  };
-  readParametersAndState(readTensor);
-  for (const Source &source : sources) {
-    if (!source.used)
-      continue;
-    CheckpointFile actual = hashFile(source.path);
-    if (actual.bytes != source.entry->bytes ||
-        actual.hash != source.entry->hash)
-      refuse("'" + source.path + "' does not match its manifest (" +
-             std::to_string(actual.bytes) + " bytes, hash " +
-             hexHash(actual.hash) + "; the manifest records " +
-             std::to_string(source.entry->bytes) + " bytes, hash " +
-             hexHash(source.entry->hash) + "): it was modified or truncated");
-  }
+  readParametersAndState([&](const std::string &name, int32_t dtype,
+                             const std::vector<int64_t> &shape, void *dst,
+                             const std::string &what) {
+    files.read(name, dtype, shape, dst, what);
+  });
+  files.verifyUsed();
 
   // Every old stage made the same number of updates: so do the new ones.
   int64_t count = steps.empty() ? 0 : steps.begin()->second;

@@ -69,6 +69,30 @@ std::vector<int> parameterUsers(const pw_model &model, int input) {
   return users;
 }
 
+std::vector<int> parameterHolders(const pw_model &model, int input) {
+  std::vector<int> users = parameterUsers(model, input);
+  std::vector<int> holders;
+  for (int r = 0; r < model.num_ranks; ++r)
+    for (int stage : users)
+      if (rankHoldsStage(model, r, stage)) {
+        holders.push_back(r);
+        break;
+      }
+  return holders;
+}
+
+bool isStageState(const pw_model &model, int input) {
+  for (int s = 0; s < model.num_stages; ++s) {
+    const pw_stage &stage = model.stages[s];
+    for (int k = 0; k < stage.num_state; ++k) {
+      int a = stage.state_args[k];
+      if (stage.arg_source[a] == PW_FROM_PARAM && stage.arg_index[a] == input)
+        return true;
+    }
+  }
+  return false;
+}
+
 bool isTrainedParameter(const pw_model &model, int input) {
   if (model.forward_only || !model.input_is_param[input])
     return false;

@@ -40,4 +40,16 @@ bool noSpaceFor(const std::string &path) {
   return text && *text && path.find(text) != std::string::npos;
 }
 
+void perturbCopy(int rank, const std::string &name, void *data) {
+  const char *text = std::getenv("PW_TEST_PERTURB_COPY");
+  if (!text)
+    return;
+  std::string spec = text;
+  size_t at = spec.rfind('@');
+  if (at == std::string::npos || spec.substr(0, at) != name ||
+      std::atoi(spec.c_str() + at + 1) != rank)
+    return;
+  *static_cast<unsigned char *>(data) ^= 1;
+}
+
 } // namespace pipewave::runtime::testhooks

@@ -33,10 +33,15 @@ void beforeStep(int rank, int64_t step);
 /// PW_TEST_NO_SPACE=TEXT: writing a file whose path contains TEXT fails
 /// with ENOSPC, as on a full disk.
 bool noSpaceFor(const std::string &path);
+/// PW_TEST_PERTURB_COPY=NAME@R: rank R flips the lowest bit of the first
+/// byte of its copy of shared parameter NAME before a checkpoint (the
+/// copies then differ).
+void perturbCopy(int rank, const std::string &name, void *data);
 #else
 inline void beforeManifest(const Backend *, int64_t) {}
 inline void beforeStep(int, int64_t) {}
 inline bool noSpaceFor(const std::string &) { return false; }
+inline void perturbCopy(int, const std::string &, void *) {}
 #endif
 
 } // namespace testhooks

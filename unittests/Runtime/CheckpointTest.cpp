@@ -63,6 +63,57 @@ TEST(CheckpointTest, FileAndManifestRoundTrip) {
   EXPECT_EQ(read.files[0].bytes, file.bytes);
 }
 
+TEST(CheckpointTest, SharedCopiesTravelInReportsAndTheManifest) {
+  CheckpointFile file;
+  file.bytes = 1234;
+  file.hash = 0xfedcba9876543210ull;
+  std::vector<CopyHash> sent = {{"tok.weight", 42}, {"a name with spaces", 7}};
+  std::string report = encodeFileReport(file, sent);
+  std::vector<CopyHash> received;
+  CheckpointFile decoded = decodeFileReport(report, 3, &received);
+  EXPECT_EQ(decoded.rank, 3);
+  EXPECT_EQ(decoded.name, "rank-3.safetensors");
+  EXPECT_EQ(decoded.bytes, 1234u);
+  EXPECT_EQ(decoded.hash, file.hash);
+  EXPECT_EQ(received, sent);
+  // A report without copies (and one from a version 1 writer) has none.
+  received.clear();
+  decodeFileReport(encodeFileReport(file), 0, &received);
+  EXPECT_TRUE(received.empty());
+  EXPECT_NE(PW_ERROR_OF(decodeFileReport("1 2\nnohash", 0, &received))
+                .find("bad checkpoint report from rank 0"),
+            std::string::npos);
+
+  TempDir dir;
+  std::string stepDir = checkpointStepDir(dir.path(), 4);
+  makeDirectories(stepDir);
+  CheckpointManifest manifest = sampleManifest(4);
+  manifest.copies.push_back({"tok.weight", {0, 3}, hashBytes("abc", 3)});
+  writeCheckpointManifest(stepDir, manifest);
+  CheckpointManifest read = readCheckpointManifest(stepDir);
+  ASSERT_EQ(read.copies.size(), 1u);
+  EXPECT_EQ(read.copies[0].name, "tok.weight");
+  EXPECT_EQ(read.copies[0].ranks, (std::vector<int>{0, 3}));
+  EXPECT_EQ(read.copies[0].hash, hashBytes("abc", 3));
+  EXPECT_NE(hashBytes("abc", 3), hashBytes("abd", 3));
+
+  // Version 1 manifests (no "copies") still read; unknown versions do not.
+  std::string text = readBytes(stepDir + "/manifest.json");
+  size_t at = text.find("\"version\": 2");
+  ASSERT_NE(at, std::string::npos);
+  std::string v1 = text;
+  v1.replace(at, 12, "\"version\": 1");
+  v1 = v1.substr(0, v1.find(",\n  \"copies\"")) + "\n}\n";
+  writeBytes(stepDir + "/manifest.json", v1);
+  EXPECT_TRUE(readCheckpointManifest(stepDir).copies.empty());
+  std::string v3 = text;
+  v3.replace(at, 12, "\"version\": 3");
+  writeBytes(stepDir + "/manifest.json", v3);
+  EXPECT_NE(PW_ERROR_OF(readCheckpointManifest(stepDir))
+                .find("format version 3 (this runtime reads versions 1 to 2)"),
+            std::string::npos);
+}
+
 TEST(CheckpointTest, LatestCompleteCheckpointSkipsIncompleteOnes) {
   TempDir dir;
   std::vector<std::string> incomplete;

@@ -149,6 +149,7 @@ TEST(ModelCheckTest, RejectsBadTrainingModels) {
                         "stages 0 and 1"),
               std::string::npos)
         << errorOf(*model.get());
+    EXPECT_EQ(parameterHolders(*model.get(), 2), (std::vector<int>{0, 1}));
     // Without the tied all-reduce that keeps its copies equal.
     EXPECT_NE(errorOf(*model.get())
                   .find("(a tied parameter), but rank 0, which holds stage "
@@ -167,6 +168,10 @@ TEST(ModelCheckTest, ChecksReplicas) {
   EXPECT_EQ(numReplicas(*model.get()), 2);
   EXPECT_EQ(replicaOf(*model.get(), 3), 1);
   EXPECT_EQ(stageHolders(*model.get(), 1), (std::vector<int>{1, 3}));
+  // Input 2 (w0) is stage 0's parameter: replicas 0 and 2 hold it, and
+  // checkpoints store it in rank 0's file. It is not stage state.
+  EXPECT_EQ(parameterHolders(*model.get(), 2), (std::vector<int>{0, 2}));
+  EXPECT_FALSE(isStageState(*model.get(), 2));
   // Microbatch shapes: 16 rows / (2 replicas x 2 microbatches).
   EXPECT_EQ(model.get()->stages[0].args[0].shape[0], 4);
   // An optimizer step without the all-reduce would let replicas drift.

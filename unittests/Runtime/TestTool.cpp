@@ -29,9 +29,10 @@
 //     equal within TOLERANCE (times max(1, |value|); 0: bit-identical),
 //     and the same step; a tensor in
 //     several rank files (replicas) must be identical in all of them.
-//   pw-test-tool corrupt STEPDIR DESTDIR truncate|reshape|rename
+//   pw-test-tool corrupt STEPDIR DESTDIR truncate|flip|reshape|rename
 //     copies checkpoint STEPDIR into DESTDIR and truncates rank-1's file by
-//     100 bytes, or rewrites rank-0's file with tensor w0 reshaped to [4].
+//     100 bytes, flips a bit of its last data byte, or rewrites rank-0's
+//     file with tensor w0 reshaped to [4] (or renamed w9).
 //
 //===----------------------------------------------------------------------===//
 
@@ -355,6 +356,8 @@ int corrupt(const std::string &stepDir, const std::string &destDir,
     in.readAt(0, bytes.data(), bytes.size(), "the file");
     if (mode == "truncate" && file.rank == 1)
       bytes.resize(bytes.size() - 100);
+    if (mode == "flip" && file.rank == 1)
+      bytes.back() ^= 0x10;
     writeFileAtomic(dest + "/" + file.name, {{bytes.data(), bytes.size()}});
   }
   if (mode == "reshape" || mode == "rename") {
@@ -381,7 +384,7 @@ int corrupt(const std::string &stepDir, const std::string &destDir,
         file.bytes = hashed.bytes;
         file.hash = hashed.hash;
       }
-  } else if (mode != "truncate") {
+  } else if (mode != "truncate" && mode != "flip") {
     throw Error("unknown mode " + mode);
   }
   writeCheckpointManifest(dest, manifest);
@@ -415,7 +418,7 @@ int main(int argc, char **argv) {
                          "MICROBATCHES | train-fixtures DIR | compare-logs A "
                          "B TOL | compare-reference LOG FIXTURES OPT LR "
                          "MOMENTUM TOL | compare-checkpoints A B TOL | "
-                         "corrupt STEPDIR DEST truncate|reshape|rename\n");
+                         "corrupt STEPDIR DEST truncate|flip|reshape|rename\n");
     return 2;
   } catch (const Error &error) {
     std::fprintf(stderr, "pw-test-tool: %s\n", error.what());

@@ -7,13 +7,19 @@
 //   rank-R.safetensors  one per rank: the parameters of the rank's stages
 //                       (by name) and, for trained parameters, the optimizer
 //                       state as "<state>/<name>" (momentum_buffer/w,
-//                       exp_avg/w, exp_avg_sq/w); __metadata__ has the step,
-//                       rank, model, optimizer, per-stage update counts and
-//                       data position;
+//                       exp_avg/w, exp_avg_sq/w); a parameter several ranks
+//                       hold (replicas, a tied weight) only in the file of
+//                       the lowest of them, stage state (BatchNorm running
+//                       statistics) in every holder's; __metadata__ has the
+//                       step, rank, model, optimizer, per-stage update
+//                       counts and data position;
 //   manifest.json       written last, by rank 0, once every rank's file is
 //                       on disk: format, step, data position, model name and
-//                       fingerprint, stage layout, optimizer, and each rank
-//                       file's size and FNV-1a hash.
+//                       fingerprint, stage layout, optimizer, each rank
+//                       file's size and FNV-1a hash, and for each parameter
+//                       several ranks hold the ranks and the hash their
+//                       copies agreed on (a checkpoint whose copies differ
+//                       is not written).
 // Every file is written atomically (temporary file, fsync, rename, fsync of
 // the directory), so a directory without manifest.json is an incomplete
 // checkpoint (the run stopped while writing it) and is skipped on resume,
@@ -44,6 +50,16 @@ struct CheckpointFile {
   uint64_t hash = 0;
 };
 
+/// A parameter several ranks hold: its copies had hash `hash` on every one.
+struct CheckpointCopy {
+  std::string name;
+  std::vector<int> ranks;
+  uint64_t hash = 0;
+};
+
+/// A rank's hash of its copy of a shared parameter (name, FNV-1a).
+using CopyHash = std::pair<std::string, uint64_t>;
+
 /// What manifest.json says.
 struct CheckpointManifest {
   int64_t step = 0;
@@ -61,6 +77,8 @@ struct CheckpointManifest {
   /// describeOptimizer() of the run.
   std::string optimizer;
   std::vector<CheckpointFile> files;
+  /// Version 2: the shared parameters, by name.
+  std::vector<CheckpointCopy> copies;
 };
 
 /// "rank-R.safetensors".
@@ -88,11 +106,17 @@ std::map<std::string, std::string> rankFileMetadata(const RankFileInfo &info);
 bool parseOptimizerSteps(const std::string &text,
                          std::map<int, int64_t> &steps);
 
-/// A rank's report of its written file to rank 0 ("BYTES HASH"), and the
-/// manifest entry rank 0 makes of rank `rank`'s report (throws Error when
-/// malformed).
-std::string encodeFileReport(const CheckpointFile &file);
-CheckpointFile decodeFileReport(const std::string &report, int rank);
+/// A rank's report of its written file to rank 0 ("BYTES HASH", then a
+/// line "HASH NAME" per copy of a shared parameter), and the manifest entry
+/// rank 0 makes of rank `rank`'s report, with the copies' hashes in
+/// `copies` (throws Error when malformed).
+std::string encodeFileReport(const CheckpointFile &file,
+                             const std::vector<CopyHash> &copies = {});
+CheckpointFile decodeFileReport(const std::string &report, int rank,
+                                std::vector<CopyHash> *copies = nullptr);
+
+/// The FNV-1a hash of `bytes` bytes (the hash of the manifest's entries).
+uint64_t hashBytes(const void *data, size_t bytes);
 
 /// "DIR/step-000010".
 std::string checkpointStepDir(const std::string &dir, int64_t step);

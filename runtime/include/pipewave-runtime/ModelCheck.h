@@ -62,6 +62,15 @@ bool isTrainedParameter(const pw_model &model, int input);
 /// ascending. A trained parameter with several is tied: see model.h.
 std::vector<int> parameterUsers(const pw_model &model, int input);
 
+/// The ranks holding a stage that takes parameter `input`, ascending. A
+/// checkpoint stores the parameter (and its optimizer state) once, in the
+/// file of the first of them, unless it is stage state.
+std::vector<int> parameterHolders(const pw_model &model, int input);
+
+/// True when parameter `input` is the state of a stage (a state argument:
+/// BatchNorm's running statistics), which each holder keeps its own of.
+bool isStageState(const pw_model &model, int input);
+
 /// The tied all-reduces of a training model: one on every rank holding a
 /// user stage of a tied trained parameter, with the lowest user stage the
 /// rank holds, a group of one holder of each user stage, after the
