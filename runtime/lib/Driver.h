@@ -91,6 +91,8 @@ private:
   FILE *logFile = nullptr;
   /// Minor page faults of this rank per step after the first (-1: one step).
   double faultsPerStep = -1;
+  /// The GEMM threads of this rank and why (Threads.h), for --print-memory.
+  std::string gemmThreads;
 
   // Main.cpp
   std::unique_ptr<Backend> chooseBackend(int *argc, char ***argv);
@@ -98,6 +100,8 @@ private:
   int execute();
   void logStep(int64_t step, double loss, double ms, double samples);
   void printSummary(const std::vector<double> &times);
+  /// Sets this rank's GEMM threads (Threads.h) into gemmThreads.
+  void chooseGemmThreads();
   void printMemory(const Executor &executor);
 
   // DriverData.cpp

@@ -44,6 +44,7 @@
 #include "pipewave-runtime/ModelCheck.h"
 #include "pipewave-runtime/NcclBackend.h"
 #include "pipewave-runtime/Signals.h"
+#include "pipewave-runtime/Threads.h"
 #include "pipewave-runtime/Trace.h"
 
 #include <algorithm>
@@ -286,6 +287,7 @@ void Driver::prepare() {
   }
   device = createDeviceForModel(model, localRankFromEnvironment());
   checkBackendReachesDevice(*backend, *device);
+  chooseGemmThreads();
   inputTensors.resize(model.num_inputs);
   loadData();
   loadParameters();
@@ -419,6 +421,25 @@ void Driver::logStep(int64_t step, double loss, double ms, double samples) {
     throw Error("cannot write --log-json '" + options.logJson + "'");
 }
 
+void Driver::chooseGemmThreads() {
+  // The ranks sharing this host's CPUs: every rank of a loopback run (one
+  // process), else this host's ranks as the launcher says.
+  int localRanks = 1;
+  if (backend->name() == "loopback")
+    localRanks = backend->size();
+  else if (backend->size() > 1)
+    localRanks = launchEnvFromProcess().localWorldSize;
+  ThreadChoice choice = chooseThreads(
+      options.threads, availableCpus(), localRanks,
+      std::getenv("OPENBLAS_NUM_THREADS"), std::getenv("OMP_NUM_THREADS"));
+  if (choice.threads > 0 && setGemmThreads(choice.threads))
+    gemmThreads = std::to_string(choice.threads) + " (" + choice.reason + ")";
+  else if (choice.threads > 0)
+    gemmThreads = "none (no OpenBLAS in this binary)";
+  else
+    gemmThreads = "as " + choice.reason + " says";
+}
+
 void Driver::printSummary(const std::vector<double> &times) {
   // Step 1 (warm-up: first touches, MPI connections) is left out.
   std::vector<double> timed(times.begin() + 1, times.end());
@@ -451,6 +472,12 @@ void Driver::printMemory(const Executor &executor) {
                           std::to_string(executor.peakActivationBytes()) +
                           " bytes (per microbatch: " + perMicrobatch + ")",
                       0);
+  if (rank == 0)
+    for (const std::string &line : all)
+      printLine(line);
+  all = backend->gather("threads: rank " + std::to_string(rank) +
+                            ": GEMM threads " + gemmThreads,
+                        0);
   if (rank == 0)
     for (const std::string &line : all)
       printLine(line);

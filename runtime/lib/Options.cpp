@@ -49,27 +49,15 @@ double parseNumber(const std::string &option, const std::string &value) {
 
 Options parseOptions(int argc, char **argv) {
   Options options;
-  static const char *const kValued[] = {"--data",
-                                        "--expect",
-                                        "--out",
-                                        "--init",
-                                        "--trace",
-                                        "--seed",
-                                        "--steps",
-                                        "--timeout",
-                                        "--tolerance",
-                                        "--spare-slots",
-                                        "--lr",
-                                        "--optimizer",
-                                        "--momentum",
-                                        "--dampening",
-                                        "--weight-decay",
-                                        "--betas",
-                                        "--eps",
-                                        "--log-json",
-                                        "--checkpoint-dir",
-                                        "--checkpoint-every",
-                                        "--on-nonfinite"};
+  static const char *const kValued[] = {
+      "--data",         "--expect",         "--out",
+      "--init",         "--trace",          "--seed",
+      "--steps",        "--timeout",        "--tolerance",
+      "--spare-slots",  "--threads",        "--lr",
+      "--optimizer",    "--momentum",       "--dampening",
+      "--weight-decay", "--betas",          "--eps",
+      "--log-json",     "--checkpoint-dir", "--checkpoint-every",
+      "--on-nonfinite"};
   bool weightDecayGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -153,6 +141,8 @@ Options parseOptions(int argc, char **argv) {
       options.tolerance = parseNumber(name, value);
     else if (name == "--spare-slots")
       options.spareSlots = static_cast<int>(parseInteger(name, value, 0));
+    else if (name == "--threads")
+      options.threads = static_cast<int>(parseInteger(name, value, 1));
     else if (name == "--log-json")
       options.logJson = value;
     else if (name == "--checkpoint-dir")
@@ -263,6 +253,11 @@ std::string usage(const char *program, const pw_model &model) {
       "progress (default 20; 0 = never)\n"
       "  --spare-slots N         extra buffer slots for sending and receiving "
       "(default 1)\n"
+      "  --threads N             GEMM (OpenBLAS) threads of each rank "
+      "(default: the CPUs\n"
+      "                          divided among this host's ranks, unless "
+      "OPENBLAS_NUM_THREADS\n"
+      "                          or OMP_NUM_THREADS is set)\n"
       "  --cuda-graph            CUDA models: capture one step's GPU work "
       "and replay it\n"
       "                          (falls back, with a note, where a step "

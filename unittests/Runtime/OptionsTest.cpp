@@ -25,10 +25,13 @@ Options parse(std::vector<std::string> args) {
 } // namespace
 
 TEST(OptionsTest, ParsesEveryOption) {
-  Options o = parse({"--data", "x=a.npy", "--data=y=b.npy", "--out", "dir",
-                     "--init=p.safetensors", "--seed", "7", "--steps=3",
-                     "--trace", "t.json", "--timeout", "2.5", "--expect",
-                     "y=e.npy", "--tolerance", "0", "--spare-slots", "0"});
+  Options o = parse({"--data",      "x=a.npy",   "--data=y=b.npy",
+                     "--out",       "dir",       "--init=p.safetensors",
+                     "--seed",      "7",         "--steps=3",
+                     "--trace",     "t.json",    "--timeout",
+                     "2.5",         "--expect",  "y=e.npy",
+                     "--tolerance", "0",         "--spare-slots",
+                     "0",           "--threads", "3"});
   ASSERT_EQ(o.data.size(), 2u);
   EXPECT_EQ(o.data[1].first, "y");
   EXPECT_EQ(o.data[1].second, "b.npy");
@@ -41,6 +44,8 @@ TEST(OptionsTest, ParsesEveryOption) {
   EXPECT_EQ(o.expect[0].second, "e.npy");
   EXPECT_EQ(o.tolerance, 0.0);
   EXPECT_EQ(o.spareSlots, 0);
+  EXPECT_EQ(o.threads, 3);
+  EXPECT_EQ(parse({}).threads, 0);
   EXPECT_TRUE(parse({"--print-ranks"}).printRanks);
   EXPECT_TRUE(parse({"-h"}).help);
   EXPECT_EQ(parse({}).timeout, 20.0);
@@ -57,6 +62,8 @@ TEST(OptionsTest, RejectsBadCommandLines) {
   EXPECT_NE(PW_ERROR_OF(parse({"--steps", "0"})).find("integer >= 1"),
             std::string::npos);
   EXPECT_NE(PW_ERROR_OF(parse({"--timeout", "-1"})).find("non-negative"),
+            std::string::npos);
+  EXPECT_NE(PW_ERROR_OF(parse({"--threads", "0"})).find("integer >= 1"),
             std::string::npos);
   EXPECT_NE(PW_ERROR_OF(parse({"--out"})).find("--out needs a value"),
             std::string::npos);

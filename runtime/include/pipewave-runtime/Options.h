@@ -36,6 +36,8 @@ struct Options {
   double tolerance = 1e-5;
   /// --spare-slots: extra slots of sending/receiving pools.
   int spareSlots = 1;
+  /// --threads N: GEMM threads of each rank (0: the default of Threads.h).
+  int threads = 0;
   bool help = false;
   bool printRanks = false;
   bool printPlan = false;
