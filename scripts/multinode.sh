@@ -15,6 +15,9 @@
 #   3. a node's link taken down mid-step: every rank ends, with an error,
 #      within 30 s, and the last checkpoint still resumes.
 # Usage: scripts/multinode.sh BUILD_DIR [STEPS]
+#   PIPEWAVE_SHAPED_MBIT  the tbf rate in Mbit/s where the kernel has no
+#                         netem (default 8; lower makes the slowdown stand
+#                         out of a loaded machine's noise)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:?usage: scripts/multinode.sh BUILD_DIR [STEPS]}" && pwd)
@@ -97,7 +100,8 @@ two "${train[@]}" --steps "$steps" --log-json two.jsonl >/dev/null 2>&1
 echo
 
 echo "== 2. a shaped link between the nodes"
-python3 - "$root/data/devices/cpu.json" <<'PY'
+mbit=${PIPEWAVE_SHAPED_MBIT:-8}
+python3 - "$root/data/devices/cpu.json" "$mbit" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 def write(name, latency, rate):
@@ -107,7 +111,7 @@ def write(name, latency, rate):
 base = d["interNode"]
 write("plain", base["latencySeconds"], base["bytesPerSecond"])
 write("delay", base["latencySeconds"] + 5e-3, base["bytesPerSecond"])
-write("rate", base["latencySeconds"], 1e6)
+write("rate", base["latencySeconds"], float(sys.argv[2]) * 1e6 / 8)
 PY
 if ip netns exec "${net}n1" tc qdisc add dev eth0 root netem delay 5ms 2>/dev/null; then
   ip netns exec "${net}n1" tc qdisc del dev eth0 root
@@ -115,9 +119,9 @@ if ip netns exec "${net}n1" tc qdisc add dev eth0 root netem delay 5ms 2>/dev/nu
   model=delay
   what="netem delay 5 ms each way"
 else
-  shape=(tbf rate 8mbit burst 1600 latency 1s)
+  shape=(tbf rate "${mbit}mbit" burst 1600 latency 1s)
   model=rate
-  what="tbf rate 8 Mbit/s (this kernel has no netem)"
+  what="tbf rate $mbit Mbit/s (this kernel has no netem)"
 fi
 simulate() {
   "$build/bin/pipewave-opt" t.pipe --pass-pipeline="builtin.module(sched-simulate{device=$work/$1.json devices-per-node=2 report=-})" -o /dev/null |
