@@ -18,13 +18,14 @@ regex=${2:-}
 jobs=${PIPEWAVE_JOBS:-$(nproc)}
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 flags+=" -fno-omit-frame-pointer -g1"
+mkdir -p "$build"
 cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-  -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >"$build.cmake.log" 2>&1 ||
-  { cat "$build.cmake.log"; exit 1; }
+  -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >"$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j "$jobs" --target unittests/Runtime/all \
   pipewave-run || exit 1
 # Open MPI and its transports keep memory until exit: no leak checks.

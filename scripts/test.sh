@@ -6,7 +6,10 @@
 # libFuzzer target of every reader of user files (ONNX and StableHLO
 # importers, .npy, safetensors, checkpoints, action lists, device and
 # profile files, sched IR) runs from a fixed seed for a short budget, about
-# 2.5 minutes in all (with clang-22; scripts/fuzz.sh).
+# 2.5 minutes in all (with clang-22; scripts/fuzz.sh), and the runtime with
+# its unit and end-to-end tests is built and run under AddressSanitizer and
+# UBSan (scripts/sanitize.sh, into BUILD_DIR-asan; PIPEWAVE_SANITIZE=0
+# skips it).
 # Usage: scripts/test.sh [BUILD_DIR]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +23,13 @@ format_status=$?
 
 "$root/scripts/fuzz.sh" "$build-fuzz"
 fuzz_status=$?
+
+sanitize_status=0
+if [ "${PIPEWAVE_SANITIZE:-1}" != 0 ]; then
+  echo "== runtime under AddressSanitizer and UBSan =="
+  "$root/scripts/sanitize.sh" "$build-asan"
+  sanitize_status=$?
+fi
 
 echo "== lit suite =="
 /usr/lib/llvm-22/bin/lit -sv "$build/test"
@@ -38,5 +48,8 @@ fi
 if [ $fuzz_status -ne 0 ]; then
   echo "pipewave: a fuzzer failed (see above)" >&2
 fi
+if [ $sanitize_status -ne 0 ]; then
+  echo "pipewave: the sanitizer run failed (see above)" >&2
+fi
 [ $lit_status -eq 0 ] && [ $ctest_status -eq 0 ] && [ $fuzz_status -eq 0 ] &&
-  [ $format_status -eq 0 ]
+  [ $format_status -eq 0 ] && [ $sanitize_status -eq 0 ]

@@ -63,8 +63,9 @@ TEST(NpyTest, RoundTripsEveryDType) {
     EXPECT_EQ(back.dtype, c.dtype);
     EXPECT_EQ(back.shape, c.shape);
     ASSERT_EQ(back.bytes(), tensor.bytes());
-    if (tensor.bytes()) // (memcmp of an empty tensor's null data is UB)
+    if (tensor.bytes()) { // (memcmp of an empty tensor's null data is UB)
       EXPECT_EQ(std::memcmp(back.data(), tensor.data(), tensor.bytes()), 0);
+    }
   }
 }
 
