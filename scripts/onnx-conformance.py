@@ -73,6 +73,8 @@ SHAPE_OPERANDS = {
     "Unsqueeze": [1], "Squeeze": [1], "ReduceSum": [1], "ReduceMean": [1],
     "ReduceMax": [1], "ReduceMin": [1], "ReduceProd": [1], "Split": [1],
     "Slice": [1, 2, 3, 4], "Range": [0, 1, 2], "OneHot": [1],
+    # sequence_lens: pipewave unrolls recurrences over a static length.
+    "LSTM": [4], "GRU": [4], "RNN": [4],
 }
 # Importer errors that name a limitation (not a bug): the test is excluded
 # with the error as the reason.

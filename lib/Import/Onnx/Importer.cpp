@@ -50,18 +50,6 @@ int64_t defaultOpset(const onnx::ModelProto &m) {
   return 0;
 }
 
-/// What a user can do about an op the importer does not map, for the ops
-/// users meet most ("" for the others).
-std::string unsupportedHint(const std::string &op) {
-  if (op == "LSTM" || op == "GRU" || op == "RNN")
-    return ": recurrent layers are not imported (they would be unrolled "
-           "over the sequence into TOSA, which is not implemented); export "
-           "the cell unrolled instead (e.g. nn." +
-           std::string(op == "GRU" ? "GRUCell" : "LSTMCell") +
-           " called once per time step)";
-  return "";
-}
-
 OpTable &opTable() {
   static OpTable table = [] {
     OpTable t;
@@ -71,6 +59,7 @@ OpTable &opTable() {
     populateShapeOps(t);
     populateNNOps(t);
     populateBatchNormOps(t);
+    populateRecurrentOps(t);
     return t;
   }();
   return table;
@@ -188,8 +177,7 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
         return fail("unsupported op '" +
                     (otherDomain ? node.domain() + "." : std::string()) +
                     node.op_type() + "' (node '" + nodeName + "', opset " +
-                    Twine(defaultOpset(model)) + ")" +
-                    (otherDomain ? "" : unsupportedHint(node.op_type())));
+                    Twine(defaultOpset(model)) + ")");
       for (const std::string &out : node.output())
         defined.insert(out);
     }

@@ -138,6 +138,15 @@ Value Importer::reshape(Value v, ArrayRef<int64_t> s) {
   return tosa::ReshapeOp::create(b, loc, tensor(s, elem(v)), v, constShape(s));
 }
 
+/// The dimensions of `s` other than 1.
+static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> s) {
+  SmallVector<int64_t> dims;
+  for (int64_t d : s)
+    if (d != 1)
+      dims.push_back(d);
+  return dims;
+}
+
 Value Importer::transpose(Value v, ArrayRef<int32_t> perms) {
   bool identity = true;
   SmallVector<int64_t> s;
@@ -147,6 +156,33 @@ Value Importer::transpose(Value v, ArrayRef<int32_t> perms) {
   }
   if (identity)
     return v;
+  // A transpose that undoes an earlier one, possibly with reshapes between
+  // them that only insert or drop dimensions of size 1 (a Transpose, a
+  // Squeeze and the Transpose back around an unrolled time-major
+  // recurrence), is a reshape of the first one's input.
+  Value base = v;
+  while (auto r = base.getDefiningOp<tosa::ReshapeOp>()) {
+    if (nonUnitDims(shape(r.getInput1())) != nonUnitDims(shape(base)))
+      break;
+    base = r.getInput1();
+  }
+  if (auto inner = base.getDefiningOp<tosa::TransposeOp>()) {
+    // The dimension of the inner input each non-unit dimension of `v`
+    // comes from, and the order the result reads them in.
+    SmallVector<int64_t> source, order;
+    for (auto [i, p] : llvm::enumerate(inner.getPerms()))
+      if (shape(base)[i] != 1)
+        source.push_back(p);
+    SmallVector<int64_t> ordinal;
+    int64_t next = 0;
+    for (int64_t d : shape(v))
+      ordinal.push_back(d != 1 ? next++ : -1);
+    for (int32_t p : perms)
+      if (ordinal[p] >= 0)
+        order.push_back(source[ordinal[p]]);
+    if (llvm::is_sorted(order))
+      return reshape(inner.getInput1(), s);
+  }
   return tosa::TransposeOp::create(b, loc, tensor(s, elem(v)), v,
                                    b.getDenseI32ArrayAttr(perms));
 }

@@ -35,6 +35,7 @@ void populateReductionOps(OpTable &table);
 void populateShapeOps(OpTable &table);
 void populateNNOps(OpTable &table);
 void populateBatchNormOps(OpTable &table);
+void populateRecurrentOps(OpTable &table);
 
 /// Converts an ONNX TensorProto data type to an MLIR element type (null if
 /// unsupported).
