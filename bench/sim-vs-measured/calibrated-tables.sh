@@ -1,7 +1,8 @@
 #!/bin/sh
 # The tables of docs/bench.md "With the calibrated device" and "`auto` with
 # the calibrated device", in one run, for a quiet machine (about 15 minutes
-# on 2 cores):
+# on 2 idle cores, most of it compiling: transformer256 takes about 30 s of
+# CPU to compile for a split backward):
 #
 #   1. pipewave-calibrate: a fresh calibration of this machine (the cached
 #      device "host", or the cache PIPEWAVE_CACHE_DIR names);
@@ -12,7 +13,7 @@
 #      and the 4-rank rows, which the simulator stretches for sharing the
 #      cores) and on mlp512 and transformer256 (10 steps, 2 ranks);
 #   4. bench/auto-schedule/run.py: auto's first 8 candidates for the
-#      examples and its first 6 for the larger models, measured.
+#      examples and its first 4 for the larger models, measured.
 #
 #   bench/sim-vs-measured/calibrated-tables.sh BUILD_DIR [OUT_DIR]
 #
@@ -43,7 +44,7 @@ python3 "$root/bench/auto-schedule/run.py" "$build" --device host \
   > "$out/auto.md" 2> "$out/auto.log"
 load "auto, mlp512 and transformer256"
 python3 "$root/bench/auto-schedule/run.py" "$build" --device host \
-  --models mlp512,transformer256 --top 6 --steps 8 --repeat 2 \
+  --models mlp512,transformer256 --top 4 --steps 8 --repeat 2 \
   >> "$out/auto.md" 2>> "$out/auto.log"
 load "done"
 for f in actions sim-small sim-large auto; do
