@@ -13,6 +13,12 @@ of the fastest measured candidate.
   python3 bench/auto-schedule/run.py BUILD_DIR [--steps 20] [--repeat 2]
       [--stages 4] [--models mlp,transformer] [--top N] [--device NAME]
 
+Models: mlp and transformer (the examples), mlp512 (8 layers of width 512
+at batch 256, scripts/gen-mlp.py) and transformer256 (4 blocks of width
+256, batch 8 x 32 tokens, bench/sim-vs-measured/gen-transformer.py), the
+larger two generated. With --top N only auto's first N candidates are
+measured, so "the fastest" is the fastest of those.
+
 The measurements are of the machine it runs on (MPI ranks as processes,
 oversubscribed when there are more ranks than cores).
 """
@@ -31,6 +37,17 @@ MODELS = {
     "mlp": ("examples/mlp.mlir", [("x", [16, 64]), ("y", [16, 8])]),
     "transformer": ("examples/transformer.mlir",
                     [("x", [4, 8, 32]), ("y", [4, 8, 32])]),
+}
+
+# Generated models: the generator (a script and its arguments) and the
+# data inputs.
+GENERATED = {
+    "mlp512": (["scripts/gen-mlp.py", "--layers", "8", "--width", "512",
+                "--batch", "256"], [("x", [256, 64]), ("y", [256, 8])]),
+    "transformer256": (["bench/sim-vs-measured/gen-transformer.py",
+                        "--blocks", "4", "--width", "256", "--heads", "4",
+                        "--batch", "8", "--seq", "32"],
+                       [("x", [8, 32, 256]), ("y", [8, 32, 256])]),
 }
 
 ROW = re.compile(r"^  ([* ]) (\S+(?: (?:waves|chunks)=\d+)?)\s+(\d+) (none|full)"
@@ -114,9 +131,18 @@ def main():
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     for key in args.models.split(","):
-        path, inputs = MODELS[key]
-        model = os.path.join(ROOT, path)
         with tempfile.TemporaryDirectory() as work:
+            if key in GENERATED:
+                generator, inputs = GENERATED[key]
+                path = key + ".mlir (" + " ".join(generator) + ")"
+                model = os.path.join(work, key + ".mlir")
+                with open(model, "w") as f:
+                    f.write(run([sys.executable,
+                                 os.path.join(ROOT, generator[0])] +
+                                generator[1:]).stdout)
+            else:
+                path, inputs = MODELS[key]
+                model = os.path.join(ROOT, path)
             for name, shape in inputs:
                 run([sys.executable, os.path.join(ROOT, "scripts",
                                                   "make-npy.py"),

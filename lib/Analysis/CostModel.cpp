@@ -30,10 +30,14 @@
 //    factor 8:  tosa.exp, log, sin, cos  (polynomial + range reduction)
 //    factor 10: tosa.tanh, sigmoid, erf  (exp-based or rational approximations)
 //    factor 16: tosa.pow  (exp(y * log(x)))
+//    (factor 8 and above are the Transcendental class for a calibrated
+//    device: library calls per element in the CPU code)
 //  reductions: flops = n(input) (one combine or compare per input element),
 //    bytes = touched:
 //    tosa.reduce_sum, reduce_max, reduce_min, reduce_product, reduce_all,
 //    reduce_any, argmax
+//    (class Reduction along the innermost non-unit axis, OuterReduction
+//    along an outer one)
 //  compute-bound ops, bytes = touched:
 //    tosa.matmul          [B,M,K] x [B,K,N]: 2.B.M.N.K
 //    tosa.conv2d          weight [OC,KH,KW,IC]: 2.n(out).KH.KW.IC + n(out)
@@ -49,6 +53,8 @@
 //  data movement, 0 flops:
 //    bytes = touched: tosa.transpose, concat, pad, tile, reverse, scatter;
 //                     tensor.concat, tensor.pad
+//    (a transpose that moves the input's innermost axis is class Transpose,
+//    m = n(input) / its innermost dimension, n = that dimension)
 //    bytes = 2.bytes(result) (only the selected part is read):
 //                     tosa.slice, tensor.extract_slice
 //    bytes = bytes(indices) + 2.bytes(result): tosa.gather
@@ -177,6 +183,20 @@ std::optional<double> elementwiseFactor(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// Reduction along the innermost non-unit axis of the input, or
+/// OuterReduction (rows added element-wise).
+sim::OpClass reductionClass(Operation *op) {
+  auto axis = op->getAttrOfType<IntegerAttr>("axis");
+  ArrayRef<int64_t> in = shapeOf(op->getOperand(0));
+  if (!axis)
+    return sim::OpClass::Reduction;
+  int64_t a = axis.getInt();
+  if (a < 0 || a >= static_cast<int64_t>(in.size()))
+    return sim::OpClass::Reduction;
+  return product(in.drop_front(a + 1)) > 1 ? sim::OpClass::OuterReduction
+                                           : sim::OpClass::Reduction;
+}
+
 /// Cost of the ops that are not plain element-wise maps.
 FailureOr<OpCost> structuredCost(Operation *op) {
   using Result = FailureOr<OpCost>;
@@ -204,7 +224,7 @@ FailureOr<OpCost> structuredCost(Operation *op) {
             tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp,
             tosa::ArgMaxOp>([](Operation *op) -> Result {
         return OpCost{numElements(op->getOperand(0)), touchedBytes(op),
-                      sim::OpClass::Reduction};
+                      reductionClass(op)};
       })
       .Case<tosa::MatMulOp>([](tosa::MatMulOp mm) -> Result {
         ArrayRef<int64_t> a = shapeOf(mm.getA());        // [B, M, K]
@@ -270,8 +290,20 @@ FailureOr<OpCost> structuredCost(Operation *op) {
                       touchedBytes(resize)};
       })
       // Data movement.
-      .Case<tosa::TransposeOp, tosa::ConcatOp, tosa::PadOp, tosa::TileOp,
-            tosa::ReverseOp, tosa::ScatterOp, tensor::ConcatOp, tensor::PadOp>(
+      .Case<tosa::TransposeOp>([](tosa::TransposeOp transpose) -> Result {
+        ArrayRef<int64_t> in = shapeOf(transpose.getInput1());
+        ArrayRef<int32_t> perms = transpose.getPerms();
+        OpCost cost{0, touchedBytes(transpose), sim::OpClass::Movement};
+        if (!in.empty() && !perms.empty() &&
+            perms.back() != static_cast<int32_t>(in.size() - 1)) {
+          cost.kind = sim::OpClass::Transpose;
+          cost.n = static_cast<double>(std::max<int64_t>(in.back(), 1));
+          cost.m = product(in) / cost.n;
+        }
+        return cost;
+      })
+      .Case<tosa::ConcatOp, tosa::PadOp, tosa::TileOp, tosa::ReverseOp,
+            tosa::ScatterOp, tensor::ConcatOp, tensor::PadOp>(
           [&](auto movement) { return moveAll(movement.getOperation()); })
       .Case<tosa::SliceOp, tensor::ExtractSliceOp>([](auto slice) -> Result {
         return OpCost{0, 2 * sumBytes(slice->getResults()),
@@ -319,7 +351,8 @@ FailureOr<OpCost> getOpCost(Operation *op) {
     for (Value result : op->getResults())
       elements += numElements(result);
     return OpCost{*factor * elements, touchedBytes(op),
-                  sim::OpClass::Elementwise};
+                  *factor >= 8 ? sim::OpClass::Transcendental
+                               : sim::OpClass::Elementwise};
   }
   return structuredCost(op);
 }

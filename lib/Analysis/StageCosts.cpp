@@ -61,7 +61,25 @@ double pipewave::functionSeconds(func::FuncOp fn, const sim::DeviceSpec &device,
   return seconds;
 }
 
-/// The costed, non-free ops of `fn` (nested ones included).
+/// True if `value` is an argument of `fn`, or a view (a free op of one
+/// operand, e.g. a reshape) of one: returning it copies it.
+static bool isArgumentView(Value value) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (isa<BlockArgument>(value))
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumOperands() == 0)
+      return false;
+    FailureOr<OpCost> cost = getOpCost(def);
+    if (failed(cost) || cost->kind != sim::OpClass::Free)
+      return false;
+    value = def->getOperand(0);
+  }
+  return false;
+}
+
+/// The costed, non-free ops of `fn` (nested ones included), and a Copy for
+/// every result that is an argument or a view of one.
 static std::vector<sim::OpWork> costedOps(func::FuncOp fn) {
   std::vector<sim::OpWork> ops;
   if (!fn)
@@ -73,6 +91,14 @@ static std::vector<sim::OpWork> costedOps(func::FuncOp fn) {
     if (succeeded(cost) && cost->kind != sim::OpClass::Free)
       ops.push_back(cost->work());
   });
+  if (auto ret = dyn_cast<func::ReturnOp>(fn.getBody().back().getTerminator()))
+    for (Value result : ret.getOperands())
+      if (isArgumentView(result)) {
+        sim::OpWork copy;
+        copy.kind = sim::OpClass::Copy;
+        copy.bytes = typeBytes(result.getType());
+        ops.push_back(copy);
+      }
   return ops;
 }
 
@@ -81,6 +107,10 @@ static std::vector<sim::OpWork> costedOps(func::FuncOp fn) {
 static sim::OpWork scaleOp(sim::OpWork op, double samples, double scale) {
   op.flops *= scale;
   op.bytes *= scale;
+  if (op.kind == sim::OpClass::Transpose) {
+    op.m = std::max(1.0, op.m * scale);
+    return op;
+  }
   if (op.kind != sim::OpClass::Matmul || samples <= 0 || scale == 1)
     return op;
   double *dims[] = {&op.m, &op.k, &op.n};
@@ -174,14 +204,15 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
       double bytes = typeBytes(fn.getArgumentTypes()[i]);
       if (pipe::isParam(fn, i)) {
         work.parameterBytes += bytes;
+        work.parameterTensorBytes.push_back(bytes);
         if (StringAttr name = pipe::getNameArgAttr(fn, i))
           costs.parameterBytesByName[name.str()] = bytes;
       } else
         inputBytes += bytes;
     }
     work.optimizerSeconds =
-        device.calibration
-            ? device.calibration->optimizerStepSeconds(work.parameterBytes)
+        device.calibration ? device.calibration->optimizerStepSeconds(
+                                 work.parameterTensorBytes)
         : device.memoryBytesPerSecond > 0
             ? kOptimizerTrafficFactor * work.parameterBytes /
                   device.memoryBytesPerSecond
@@ -299,10 +330,13 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
   } else if (work.hasBackwardFunction) {
     input = weight = backward / 2;
   }
+  // The runtime adds every parameter gradient of a B or W to the step's.
+  double accumulate =
+      device.calibration->accumulateSecondsOf(work.parameterTensorBytes);
   stage.forward = forward + action;
-  stage.backward = backward + action;
+  stage.backward = backward + action + accumulate;
   stage.backwardInput = input + action;
-  stage.backwardWeight = weight + action;
+  stage.backwardWeight = weight + action + accumulate;
 }
 
 sim::CostTable ModelCosts::costTable(int64_t microbatches,

@@ -37,22 +37,52 @@ double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes) {
   return table.back().bytesPerSecond;
 }
 
-double Calibration::matmulFlopsPerSecond(double m, double n, double k) const {
+/// Inverse-distance weighting of the log rates of `points` in the log2 of
+/// their coordinates (`coordinates(point)` gives them, up to three).
+template <typename Point, typename Coordinates, typename Rate>
+double interpolate(const std::vector<Point> &points, const double (&at)[3],
+                   Coordinates coordinates, Rate rate) {
   double weightSum = 0, logSum = 0;
-  for (const MatmulPoint &point : matmul) {
-    if (!(point.flopsPerSecond > 0))
+  for (const Point &point : points) {
+    if (!(rate(point) > 0))
       continue;
-    double dm = std::log2(std::max(m, 1.0)) - std::log2(std::max(point.m, 1.0));
-    double dn = std::log2(std::max(n, 1.0)) - std::log2(std::max(point.n, 1.0));
-    double dk = std::log2(std::max(k, 1.0)) - std::log2(std::max(point.k, 1.0));
-    double squared = dm * dm + dn * dn + dk * dk;
+    double where[3] = {0, 0, 0};
+    coordinates(point, where);
+    double squared = 0;
+    for (int i = 0; i < 3; ++i) {
+      double d =
+          std::log2(std::max(at[i], 1.0)) - std::log2(std::max(where[i], 1.0));
+      squared += d * d;
+    }
     if (squared == 0)
-      return point.flopsPerSecond;
+      return rate(point);
     double weight = 1 / (squared * squared);
     weightSum += weight;
-    logSum += weight * std::log(point.flopsPerSecond);
+    logSum += weight * std::log(rate(point));
   }
   return weightSum > 0 ? std::exp(logSum / weightSum) : 0;
+}
+
+double Calibration::matmulFlopsPerSecond(double m, double n, double k) const {
+  return interpolate(
+      matmul, {m, n, k},
+      [](const MatmulPoint &p, double *out) {
+        out[0] = p.m;
+        out[1] = p.n;
+        out[2] = p.k;
+      },
+      [](const MatmulPoint &p) { return p.flopsPerSecond; });
+}
+
+double Calibration::transposeBytesPerSecond(double rows, double cols) const {
+  return interpolate(
+      transpose, {rows, cols, 1},
+      [](const TransposePoint &p, double *out) {
+        out[0] = p.rows;
+        out[1] = p.cols;
+        out[2] = 1;
+      },
+      [](const TransposePoint &p) { return p.bytesPerSecond; });
 }
 
 double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
@@ -65,13 +95,32 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
     return opSeconds + over(op.flops, rate > 0 ? rate : peakFlops);
   }
   case OpClass::Elementwise:
-    return opSeconds +
+    return elementwiseOpSeconds() +
            std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
                     over(op.flops, elementwiseFlopsPerSecond));
+  case OpClass::Transcendental:
+    return elementwiseOpSeconds() +
+           std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
+                    over(op.flops, transcendentalFlopsPerSecond > 0
+                                       ? transcendentalFlopsPerSecond
+                                       : elementwiseFlopsPerSecond));
   case OpClass::Reduction:
     return opSeconds + over(op.bytes, bandwidthAt(reduction, op.bytes));
+  case OpClass::OuterReduction:
+    return opSeconds +
+           over(op.bytes,
+                bandwidthAt(outerReduction.empty() ? reduction : outerReduction,
+                            op.bytes));
+  case OpClass::Transpose:
+    if (!transpose.empty())
+      return opSeconds + over(op.bytes, transposeBytesPerSecond(op.m, op.n));
+    return opSeconds + over(op.bytes, bandwidthAt(movement, op.bytes));
   case OpClass::Movement:
     return opSeconds + over(op.bytes, bandwidthAt(movement, op.bytes));
+  case OpClass::Copy:
+    if (copy.empty())
+      return 0;
+    return opSeconds + over(op.bytes, bandwidthAt(copy, op.bytes));
   case OpClass::Other:
     break;
   }
@@ -82,6 +131,30 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
 double Calibration::optimizerStepSeconds(double parameterBytes) const {
   return optimizerSeconds +
          over(parameterBytes, bandwidthAt(optimizer, parameterBytes));
+}
+
+double Calibration::optimizerStepSeconds(
+    const std::vector<double> &tensorBytes) const {
+  if (version < 2) {
+    double total = 0;
+    for (double bytes : tensorBytes)
+      total += bytes;
+    return optimizerStepSeconds(total);
+  }
+  double seconds = 0;
+  for (double bytes : tensorBytes)
+    seconds += optimizerStepSeconds(bytes);
+  return seconds;
+}
+
+double
+Calibration::accumulateSecondsOf(const std::vector<double> &tensorBytes) const {
+  if (accumulate.empty())
+    return 0;
+  double seconds = 0;
+  for (double bytes : tensorBytes)
+    seconds += accumulateSeconds + over(bytes, bandwidthAt(accumulate, bytes));
+  return seconds;
 }
 
 } // namespace pipewave::sim

@@ -6,6 +6,8 @@
 
 #include "pipewave/Simulator/Device.h"
 
+#include "CalibrationJson.h"
+
 #include "pipewave/Support/Json.h"
 
 #include <algorithm>
@@ -229,7 +231,7 @@ bool readCalibration(const JsonValue &object, Calibration &out,
     }
     out.matmul.push_back(point);
   }
-  return true;
+  return readOptionalCalibration(object, out, error);
 }
 
 std::optional<DeviceSpec> parseDevice(const JsonValue &root,
@@ -427,6 +429,7 @@ std::string toJson(const DeviceSpec &device) {
     out += std::string("    \"") + key + "\": " + jsonNumber(value) + ",\n";
   out += "    \"allReduce\": " +
          link({c.allReduceBytesPerSecond, c.allReduceLatencySeconds}) + ",\n";
+  out += optionalCalibrationJson(c);
   for (auto [key, table] :
        {std::pair<const char *, const std::vector<BandwidthPoint> *>{
             "elementwise", &c.elementwise},

@@ -57,13 +57,15 @@ Model elementwiseChain(const std::string &op, int64_t rows, int64_t cols,
   return model;
 }
 
-Model reduction(int64_t rows, int64_t cols) {
-  std::string in = tensor({rows, cols}), out = tensor({rows, 1});
+Model reduction(int64_t rows, int64_t cols, int axis) {
+  std::string in = tensor({rows, cols});
+  std::string out = axis == 0 ? tensor({1, cols}) : tensor({rows, 1});
   Model model;
   model.data = {{"x", {rows, cols}}};
   model.text = "func.func @main(%x: " + in + " {pipe.name = \"x\"}) -> " + out +
-               " {\n  %r = tosa.reduce_sum %x {axis = 1 : i32} : (" + in +
-               ") -> " + out + "\n  return %r : " + out + "\n}\n";
+               " {\n  %r = tosa.reduce_sum %x {axis = " + std::to_string(axis) +
+               " : i32} : (" + in + ") -> " + out + "\n  return %r : " + out +
+               "\n}\n";
   return model;
 }
 
@@ -101,6 +103,24 @@ Model matmul(int64_t m, int64_t n, int64_t k) {
                " {pipe.param, pipe.name = \"w\"}) -> " + tensor({m, n}) +
                " {\n" + matmulBody(m, n, k) +
                "  return %out : " + tensor({m, n}) + "\n}\n";
+  return model;
+}
+
+Model matmulChain(int count) {
+  const int64_t m = 4, n = 8;
+  std::string x = tensor({m, n}), x3 = tensor({1, m, n}), w = tensor({1, n, n});
+  Model model;
+  model.data = {{"x", {m, n}}};
+  model.text = "func.func @main(%x: " + x + " {pipe.name = \"x\"}, %w: " + w +
+               " {pipe.param, pipe.name = \"w\"}) -> " + x3 + " {\n" + kConsts +
+               shapeConst("%s3", {1, m, n});
+  model.text += "  %h0 = tosa.reshape %x, %s3 : (" + x +
+                ", !tosa.shape<3>) -> " + x3 + "\n";
+  for (int i = 1; i <= count; ++i)
+    model.text += "  %h" + std::to_string(i) + " = tosa.matmul %h" +
+                  std::to_string(i - 1) + ", %w, %zp, %zp : (" + x3 + ", " + w +
+                  ", tensor<1xf32>, tensor<1xf32>) -> " + x3 + "\n";
+  model.text += "  return %h" + std::to_string(count) + " : " + x3 + "\n}\n";
   return model;
 }
 

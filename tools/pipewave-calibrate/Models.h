@@ -33,8 +33,12 @@ struct Model {
 Model elementwiseChain(const std::string &op, int64_t rows, int64_t cols,
                        int count);
 
-/// One tosa.reduce_sum over dimension 1 of [rows, cols].
-Model reduction(int64_t rows, int64_t cols);
+/// A chain of `count` tosa.matmul of [1, 4, 8] by a [1, 8, 8] parameter:
+/// ops that each keep a loop nest and a buffer of their own.
+Model matmulChain(int count);
+
+/// One tosa.reduce_sum over dimension `axis` (0 or 1) of [rows, cols].
+Model reduction(int64_t rows, int64_t cols, int axis = 1);
 
 /// One tosa.transpose of [rows, cols].
 Model transpose(int64_t rows, int64_t cols);

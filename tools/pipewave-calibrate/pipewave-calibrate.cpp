@@ -14,14 +14,21 @@
 // data/devices/*.json with a "calibration" object
 // (pipewave/Simulator/Calibration.h says how the cost model uses it):
 //
-//   actionSeconds, opSeconds   a one-op model's F; the slope of a chain of
-//                              32 element-wise ops on 8 floats (which the
+//   actionSeconds,             a one-op model's F; the slope of a chain of
+//   fusedOpSeconds             32 element-wise ops on 8 floats (which the
 //                              compiler fuses, as it fuses them in models)
+//   opSeconds                  the slope of a chain of 32 tiny matmuls
+//                              (each its own loop nest and buffer)
 //   matmul                     rate of x [M, K] times [1, K, N] for small,
 //                              skinny and square shapes
-//   elementwise, reduction,    one tosa.add, reduce_sum and transpose
-//   movement                   each of 64x64 to 1024x1024 floats
-//   elementwiseFlopsPerSecond  one tosa.exp (8 flops an element)
+//   elementwise, reduction,    one tosa.add, reduce_sum (innermost and
+//   outerReduction, movement   outer axis) and transpose each of 64x64 to
+//                              1024x1024 floats
+//   transpose                  transposes of rows x cols, 64 to 1024 each
+//   elementwiseFlopsPerSecond  the fastest tosa.add (1 flop an element)
+//   transcendentalFlops...     one tosa.exp (8 flops an element)
+//   accumulate*, copy          the runtime's gradient accumulation and a
+//                              memcpy, timed in this process
 //   optimizer*                 Adam steps of 8x8 to 1024x1024 parameters
 //   intraNode, allReduce       ping-pong and all-reduce between two ranks
 //   cores                      the cores this process may run on
@@ -34,6 +41,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostLoops.h"
 #include "Measure.h"
 #include "Models.h"
 
@@ -186,6 +194,7 @@ int main(int argc, char **argv) {
   };
 
   sim::Calibration c;
+  c.version = 2;
   c.cores = usableCores();
   // Fixed costs: one tiny op, and the slope of a chain of them.
   const int chain = 32;
@@ -193,14 +202,20 @@ int main(int argc, char **argv) {
       timeOf(runner, elementwiseChain("tosa.add", 1, 8, 1), "call").forward;
   double chained =
       timeOf(runner, elementwiseChain("tosa.add", 1, 8, chain), "ops").forward;
-  c.opSeconds = std::max(0.0, (chained - call) / (chain - 1));
-  c.actionSeconds = std::max(0.0, call - c.opSeconds);
+  c.fusedOpSeconds = std::max(0.0, (chained - call) / (chain - 1));
+  c.actionSeconds = std::max(0.0, call - c.fusedOpSeconds);
+  double matmul1 = timeOf(runner, matmulChain(1), "mm-chain-1").forward;
+  double matmuls = timeOf(runner, matmulChain(chain), "mm-chain").forward;
+  c.opSeconds = std::max(0.0, (matmuls - matmul1) / (chain - 1));
   report("per action", c.actionSeconds * 1e6, "us");
   report("per op", c.opSeconds * 1e6, "us");
+  report("per fused element-wise op", c.fusedOpSeconds * 1e6, "us");
 
   // Bandwidths by size, from in-cache to a few MiB; one op each (the
   // compiler fuses chains of element-wise ops).
+  // Fixed parts of a one-op model: the action and the op's own.
   double fixed = c.actionSeconds + c.opSeconds;
+  double fixedFused = c.actionSeconds + c.fusedOpSeconds;
   std::vector<int64_t> sides =
       quick ? std::vector<int64_t>{64, 512}
             : std::vector<int64_t>{64, 128, 256, 512, 1024};
@@ -211,18 +226,26 @@ int main(int argc, char **argv) {
                         "add-" + size)
                      .forward;
     c.elementwise.push_back(
-        {12 * elements, 12 * elements / positive(add - fixed)});
+        {12 * elements, 12 * elements / positive(add - fixedFused)});
     double reduce =
         timeOf(runner, reduction(side, side), "reduce-" + size).forward;
     double reduced = 4 * (elements + side);
     c.reduction.push_back({reduced, reduced / positive(reduce - fixed)});
+    double outer =
+        timeOf(runner, reduction(side, side, /*axis=*/0), "reduce0-" + size)
+            .forward;
+    c.outerReduction.push_back({reduced, reduced / positive(outer - fixed)});
     double move =
         timeOf(runner, transpose(side, side), "transpose-" + size).forward;
     c.movement.push_back({8 * elements, 8 * elements / positive(move - fixed)});
+    c.elementwiseFlopsPerSecond = std::max(
+        c.elementwiseFlopsPerSecond, elements / positive(add - fixedFused));
     report(("add " + size).c_str(), c.elementwise.back().bytesPerSecond * 1e-9,
            "GB/s");
     report(("reduce_sum " + size).c_str(),
            c.reduction.back().bytesPerSecond * 1e-9, "GB/s");
+    report(("reduce_sum axis 0 " + size).c_str(),
+           c.outerReduction.back().bytesPerSecond * 1e-9, "GB/s");
     report(("transpose " + size).c_str(),
            c.movement.back().bytesPerSecond * 1e-9, "GB/s");
   }
@@ -231,9 +254,48 @@ int main(int argc, char **argv) {
   double exp =
       timeOf(runner, elementwiseChain("tosa.exp", expSide, expSide, 1), "exp")
           .forward;
-  c.elementwiseFlopsPerSecond = 8 * expElements / positive(exp - fixed);
-  report("element-wise (exp, 8 flops each)", c.elementwiseFlopsPerSecond * 1e-9,
+  c.transcendentalFlopsPerSecond = 8 * expElements / positive(exp - fixedFused);
+  report("element-wise (add, 1 flop each)", c.elementwiseFlopsPerSecond * 1e-9,
          "GFLOP/s");
+  report("transcendental (exp, 8 flops each)",
+         c.transcendentalFlopsPerSecond * 1e-9, "GFLOP/s");
+
+  // Transposes by shape: the rate depends on the rows and the row length,
+  // not only on the bytes (long rows read with a large stride).
+  std::vector<int64_t> extents = quick ? std::vector<int64_t>{64, 512}
+                                       : std::vector<int64_t>{64, 256, 1024};
+  for (int64_t rows : extents)
+    for (int64_t cols : extents) {
+      std::string size = std::to_string(rows) + "x" + std::to_string(cols);
+      double t =
+          timeOf(runner, transpose(rows, cols), "transpose2-" + size).forward;
+      double bytes = 8.0 * rows * cols;
+      c.transpose.push_back({static_cast<double>(rows),
+                             static_cast<double>(cols),
+                             bytes / positive(t - fixed)});
+      report(("transpose " + size + " (by shape)").c_str(),
+             c.transpose.back().bytesPerSecond * 1e-9, "GB/s");
+    }
+
+  // The runtime's gradient accumulation (after every B and W, per
+  // parameter tensor) and contiguous copies, in this process.
+  int loopReps = quick ? 10 : 40;
+  c.accumulateSeconds = accumulateSeconds(8, loopReps, /*evict=*/false);
+  report("gradient accumulation, fixed", c.accumulateSeconds * 1e6, "us");
+  for (int64_t side : sides) {
+    size_t count = static_cast<size_t>(side * side);
+    double bytes = 4.0 * static_cast<double>(count);
+    double acc = accumulateSeconds(count, loopReps);
+    c.accumulate.push_back(
+        {bytes, bytes / positive(acc - c.accumulateSeconds)});
+    c.copy.push_back({bytes, bytes / positive(copySeconds(count, loopReps))});
+    report(("accumulate " + std::to_string(side) + "x" + std::to_string(side))
+               .c_str(),
+           c.accumulate.back().bytesPerSecond * 1e-9, "GB/s");
+    report(
+        ("copy " + std::to_string(side) + "x" + std::to_string(side)).c_str(),
+        c.copy.back().bytesPerSecond * 1e-9, "GB/s");
+  }
 
   // Matmul rates: square, small-M (skinny activations) and narrow N or K.
   std::vector<int64_t> ms = quick ? std::vector<int64_t>{4, 64}
@@ -250,7 +312,7 @@ int main(int argc, char **argv) {
       double flops = 2.0 * m * n * k;
       sim::MatmulPoint point{static_cast<double>(m), static_cast<double>(n),
                              static_cast<double>(k),
-                             flops / positive(t - fixed - c.opSeconds)};
+                             flops / positive(t - fixed)};
       c.matmul.push_back(point);
       report(("matmul M=" + std::to_string(m) + " N=" + std::to_string(n) +
               " K=" + std::to_string(k))
@@ -262,7 +324,7 @@ int main(int argc, char **argv) {
   c.optimizerSeconds = timeOf(runner, trainedMatmul(8, 8), "adam-8").optimizer;
   report("Adam step, fixed", c.optimizerSeconds * 1e6, "us");
   for (int64_t side : quick ? std::vector<int64_t>{128}
-                            : std::vector<int64_t>{64, 256, 1024}) {
+                            : std::vector<int64_t>{64, 256, 512, 1024}) {
     double bytes = 4.0 * side * side;
     double step = timeOf(runner, trainedMatmul(side, side),
                          "adam-" + std::to_string(side))

@@ -197,6 +197,125 @@ TEST(CalibrationTest, RejectsBrokenCalibration) {
   EXPECT_EQ(error, "calibration: movement: sizes must increase");
 }
 
+/// kCalibrated with the optional terms of version 2.
+std::string calibratedV2() {
+  std::string text = kCalibrated;
+  text.replace(text.find("\"cores\": 2,"), 11, R"("cores": 2,
+    "version": 2,
+    "fusedOpSeconds": 1e-7,
+    "transcendentalFlopsPerSecond": 1e8,
+    "outerReduction": [{ "bytes": 1e6, "bytesPerSecond": 8e9 }],
+    "copy": [{ "bytes": 1e6, "bytesPerSecond": 5e9 }],
+    "accumulateSeconds": 2e-7,
+    "accumulate": [{ "bytes": 1e3, "bytesPerSecond": 1e9 },
+                   { "bytes": 1e5, "bytesPerSecond": 4e9 }],
+    "transpose": [{ "rows": 64, "cols": 64, "bytesPerSecond": 16e9 },
+                  { "rows": 64, "cols": 1024, "bytesPerSecond": 1e9 }],)");
+  return text;
+}
+
+OpWork transposed(double rows, double cols) {
+  OpWork work = op(OpClass::Transpose, 0, 8 * rows * cols);
+  work.m = rows;
+  work.n = cols;
+  return work;
+}
+
+TEST(CalibrationTest, OptionalTermsParseAndWriteBack) {
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(calibratedV2(), &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  EXPECT_EQ(c.version, 2);
+  EXPECT_DOUBLE_EQ(c.fusedOpSeconds, 1e-7);
+  EXPECT_DOUBLE_EQ(c.transcendentalFlopsPerSecond, 1e8);
+  ASSERT_EQ(c.outerReduction.size(), 1u);
+  ASSERT_EQ(c.copy.size(), 1u);
+  ASSERT_EQ(c.accumulate.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.accumulateSeconds, 2e-7);
+  ASSERT_EQ(c.transpose.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.transpose[1].cols, 1024);
+  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(toJson(*again), toJson(*device));
+  EXPECT_NE(toJson(*device).find("\"transpose\": ["), std::string::npos);
+  // A file without them writes none of them back.
+  EXPECT_EQ(toJson(calibrated()).find("version"), std::string::npos);
+  EXPECT_EQ(toJson(calibrated()).find("fusedOpSeconds"), std::string::npos);
+}
+
+TEST(CalibrationTest, OptionalTermsAreHandComputed) {
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(calibratedV2(), &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  // Element-wise ops pay the fused fixed cost, not opSeconds.
+  EXPECT_DOUBLE_EQ(device->opSeconds(op(OpClass::Elementwise, 1e6, 3e6)),
+                   1e-7 + 3e-3);
+  // Transcendental: 8e6 flops at 1e8 beats 3e6 bytes at 1e9.
+  EXPECT_DOUBLE_EQ(device->opSeconds(op(OpClass::Transcendental, 8e6, 3e6)),
+                   1e-7 + 8e-2);
+  EXPECT_DOUBLE_EQ(device->opSeconds(op(OpClass::Transcendental, 1e5, 3e6)),
+                   1e-7 + 3e-3);
+  // Outer reductions at their own bandwidth; innermost ones as before.
+  EXPECT_DOUBLE_EQ(device->opSeconds(op(OpClass::OuterReduction, 1e6, 2e6)),
+                   1e-6 + 2e6 / 8e9);
+  EXPECT_DOUBLE_EQ(device->opSeconds(op(OpClass::Reduction, 1e6, 2e6)),
+                   1e-6 + 1e-3);
+  // Transposes by shape: exact points, and halfway in log2 cols (64 to
+  // 1024: 256) the geometric mean of 16 and 1 GB/s.
+  EXPECT_DOUBLE_EQ(c.transposeBytesPerSecond(64, 64), 16e9);
+  EXPECT_DOUBLE_EQ(device->opSeconds(transposed(64, 1024)),
+                   1e-6 + 8 * 64 * 1024 / 1e9);
+  EXPECT_NEAR(c.transposeBytesPerSecond(64, 256), 4e9, 1);
+  EXPECT_NEAR(device->opSeconds(transposed(64, 256)), 1e-6 + 8 * 64 * 256 / 4e9,
+              1e-15);
+  // Copies out of a function.
+  EXPECT_DOUBLE_EQ(device->opSeconds(op(OpClass::Copy, 0, 1e6)), 1e-6 + 2e-4);
+  // Gradient accumulation per tensor: 2 x (0.2 us + 1e4 B at 2 GB/s, half
+  // way in log size between 1 and 4 GB/s).
+  EXPECT_NEAR(c.accumulateSecondsOf({1e4, 1e4}), 2 * (2e-7 + 1e4 / 2e9), 1e-15);
+  EXPECT_DOUBLE_EQ(c.accumulateSecondsOf({}), 0);
+  // Version 2: the optimizer per tensor, each with its fixed cost.
+  EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(std::vector<double>{5e5, 5e5}),
+                   2 * (1e-5 + 5e-4));
+}
+
+TEST(CalibrationTest, FilesWithoutOptionalTermsPriceAsBefore) {
+  DeviceSpec device = calibrated();
+  const Calibration &c = *device.calibration;
+  EXPECT_EQ(c.version, 1);
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Transcendental, 8e6, 3e6)),
+                   device.opSeconds(op(OpClass::Elementwise, 8e6, 3e6)));
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::OuterReduction, 1e6, 2e6)),
+                   device.opSeconds(op(OpClass::Reduction, 1e6, 2e6)));
+  EXPECT_DOUBLE_EQ(device.opSeconds(transposed(64, 16)),
+                   device.opSeconds(op(OpClass::Movement, 0, 8 * 64 * 16)));
+  EXPECT_DOUBLE_EQ(device.opSeconds(op(OpClass::Copy, 0, 1e6)), 0);
+  EXPECT_DOUBLE_EQ(c.accumulateSecondsOf({1e6}), 0);
+  // Version 1: the optimizer over the stage's bytes at once.
+  EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(std::vector<double>{5e5, 5e5}),
+                   c.optimizerStepSeconds(1e6));
+}
+
+TEST(CalibrationTest, RejectsBrokenOptionalTerms) {
+  std::string error;
+  std::string broken = calibratedV2();
+  broken.replace(broken.find("\"cols\": 64,"), 11, "\"colz\": 64,");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error,
+            "calibration: transpose: an entry lacks a non-negative 'cols'");
+  broken = calibratedV2();
+  broken.replace(broken.find("\"bytes\": 1e5, \"bytesPerSecond\": 4e9"), 12,
+                 "\"bytes\": 1e2");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error, "calibration: accumulate: sizes must increase");
+  broken = calibratedV2();
+  broken.replace(broken.find("\"version\": 2"), 12, "\"version\": 0");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error, "calibration: 'version' must be 1 or more");
+}
+
 TEST(CalibrationTest, CachedDevicesResolveByName) {
   std::string dir = ::testing::TempDir() + "calibration-cache";
   ASSERT_EQ(setenv("PIPEWAVE_CACHE_DIR", dir.c_str(), 1), 0);

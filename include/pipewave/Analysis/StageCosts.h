@@ -33,8 +33,11 @@
 // bytes scale with the samples, its fixed cost does not, and a matmul's rate
 // is looked up at its shape with the sample dimension scaled (the first of
 // M, K, N equal to the functions' samples, else the first a multiple of
-// them); every F/B/I/W action adds the calibration's actionSeconds and the
-// optimizer step its measured cost.
+// them); every F/B/I/W action adds the calibration's actionSeconds, a B or
+// W the runtime's accumulation of the stage's parameter gradients (per
+// parameter tensor), and the optimizer step its measured cost. A function
+// result that is one of the function's arguments (or a view of one) is a
+// copy into the caller's result buffer (class Copy).
 //
 // The stage functions compute either the global batch (before
 // pipe-microbatch) or one microbatch of M1 (after pipe-microbatch{
@@ -71,6 +74,8 @@ struct StageWork {
   double optimizerSeconds = 0;
   double activationBytes = 0;
   double parameterBytes = 0;
+  /// Bytes of each parameter argument of the stage function.
+  std::vector<double> parameterTensorBytes;
   double stashBytes = 0;
   /// Bytes of the non-parameter arguments (the stash under full
   /// recompute).

@@ -11,17 +11,45 @@
 //   matmul [B, M, K] x [B, K, N]:
 //       opSeconds + flops / matmulFlopsPerSecond(M, N, K)
 //   element-wise:
-//       opSeconds + max(bytes / elementwise(bytes),
-//                       flops / elementwiseFlopsPerSecond)
-//   reduction:       opSeconds + bytes / reduction(bytes)
-//   data movement:   opSeconds + bytes / movement(bytes)
+//       fusedOpSeconds + max(bytes / elementwise(bytes),
+//                            flops / elementwiseFlopsPerSecond)
+//   transcendental element-wise (exp, log, sin, cos, tanh, sigmoid, erf,
+//   pow: library calls per element in the CPU code):
+//       fusedOpSeconds + max(bytes / elementwise(bytes),
+//                            flops / transcendentalFlopsPerSecond)
+//   reduction along the innermost axis:
+//                    opSeconds + bytes / reduction(bytes)
+//   reduction along an outer axis (adds whole rows, vectorises like an
+//   element-wise op):
+//                    opSeconds + bytes / outerReduction(bytes)
+//   transpose moving the innermost axis, as a rows x cols matrix (cols the
+//   input's innermost dimension, rows the other elements):
+//                    opSeconds + bytes / transposeBytesPerSecond(rows, cols)
+//   other data movement: opSeconds + bytes / movement(bytes)
+//   a result copied out of the function (a stage function returning one of
+//   its arguments, e.g. the weight-gradient stash of a split backward):
+//                    opSeconds + bytes / copy(bytes)
 //   other costed ops (convolutions, pooling, ...): opSeconds + the device's
 //       roofline, max(flops / peak, bytes / memory bandwidth)
 //   views and constants: 0
 //
 // and every F, B, I or W action adds actionSeconds (the stage function's
-// call and the runtime's work around it); an optimizer step costs
-// optimizerSeconds + parameter bytes / optimizer(parameter bytes).
+// call and the runtime's work around it); a B or W action also adds, per
+// trained parameter tensor of the stage, the runtime's accumulation of its
+// gradient: accumulateSeconds + bytes / accumulate(bytes). An optimizer
+// step costs optimizerSeconds + parameter bytes / optimizer(parameter
+// bytes); with version >= 2 that is summed over the stage's parameter
+// tensors (the runtime updates one tensor at a time).
+//
+// opSeconds is the fixed cost of an op with a loop nest and a buffer of its
+// own; fusedOpSeconds that of an element-wise op, which the compiler fuses
+// with its element-wise neighbours into one loop nest.
+//
+// Terms a file lacks fall back to what files without them meant (older
+// files load and price as before): fusedOpSeconds to opSeconds,
+// transcendentalFlopsPerSecond to
+// elementwiseFlopsPerSecond, outerReduction to reduction, transpose to
+// movement; without copy and accumulate tables those costs are 0.
 //
 // elementwise, reduction, movement and optimizer are measured bandwidths by the
 // bytes an op touches (caches make small ops faster): piecewise linear in (log
@@ -31,7 +59,8 @@
 // matmulFlopsPerSecond interpolates the measured table: with d_i the
 // distance from (log2 M, log2 N, log2 K) to point i's, the rate of an exact
 // match, else exp(sum w_i log r_i / sum w_i) with w_i = 1 / d_i^4 (inverse
-// distance weighting of the log rates).
+// distance weighting of the log rates). transposeBytesPerSecond does the
+// same in (log2 rows, log2 cols).
 //
 // All-reduce: the ring formula of Network.h on the measured all-reduce
 // figures when present, else on the intraNode link (which holds the
@@ -50,14 +79,26 @@
 namespace pipewave::sim {
 
 /// The classes of ops the calibrated cost distinguishes.
-enum class OpClass { Free, Matmul, Elementwise, Reduction, Movement, Other };
+enum class OpClass {
+  Free,
+  Matmul,
+  Elementwise,
+  Transcendental,
+  Reduction,
+  OuterReduction,
+  Transpose,
+  Movement,
+  Copy,
+  Other
+};
 
 /// The work of one op, as the calibrated cost needs it.
 struct OpWork {
   OpClass kind = OpClass::Other;
   double flops = 0;
   double bytes = 0;
-  /// Matmul only: the per-batch problem M x K times K x N.
+  /// Matmul: the per-batch problem M x K times K x N. Transpose: m rows
+  /// of n (the input's innermost dimension) elements.
   double m = 0, n = 0, k = 0;
 };
 
@@ -65,6 +106,12 @@ struct OpWork {
 struct MatmulPoint {
   double m = 0, n = 0, k = 0;
   double flopsPerSecond = 0;
+};
+
+/// One measured transpose of a rows x cols matrix.
+struct TransposePoint {
+  double rows = 0, cols = 0;
+  double bytesPerSecond = 0;
 };
 
 /// A bandwidth measured on ops touching `bytes` bytes.
@@ -79,11 +126,20 @@ double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes);
 
 /// Measured cost terms of one machine (see the file comment).
 struct Calibration {
+  /// The format's version: 1 (the first files), 2 (optimizer per tensor).
+  int version = 1;
   /// Cores the ranks share; 0 when unknown.
   int cores = 0;
   std::vector<MatmulPoint> matmul;
   std::vector<BandwidthPoint> elementwise, reduction, movement;
   double elementwiseFlopsPerSecond = 0;
+  /// Optional terms (see the file comment for their fall-backs).
+  double transcendentalFlopsPerSecond = 0;
+  /// Fixed cost of an element-wise op; negative: opSeconds.
+  double fusedOpSeconds = -1;
+  std::vector<BandwidthPoint> outerReduction, copy, accumulate;
+  std::vector<TransposePoint> transpose;
+  double accumulateSeconds = 0;
   /// Fixed cost of one costed op, and of one F/B/I/W action.
   double opSeconds = 0;
   double actionSeconds = 0;
@@ -105,8 +161,26 @@ struct Calibration {
   double opSecondsOf(const OpWork &op, double peakFlops,
                      double memoryBytesPerSecond) const;
 
+  /// The fixed cost of an element-wise op.
+  double elementwiseOpSeconds() const {
+    return fusedOpSeconds >= 0 ? fusedOpSeconds : opSeconds;
+  }
+
+  /// Interpolated bandwidth of a rows x cols transpose (0 when the table
+  /// is empty).
+  double transposeBytesPerSecond(double rows, double cols) const;
+
   /// Seconds of an optimizer step over `parameterBytes`.
   double optimizerStepSeconds(double parameterBytes) const;
+
+  /// Seconds of a stage's optimizer step over parameter tensors of
+  /// `tensorBytes` (per tensor with version >= 2, else as one).
+  double optimizerStepSeconds(const std::vector<double> &tensorBytes) const;
+
+  /// Seconds the runtime takes to accumulate the gradients of parameter
+  /// tensors of `tensorBytes` after a B or W (0 without an accumulate
+  /// table).
+  double accumulateSecondsOf(const std::vector<double> &tensorBytes) const;
 };
 
 } // namespace pipewave::sim

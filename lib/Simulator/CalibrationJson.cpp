@@ -1,0 +1,150 @@
+//===- CalibrationJson.cpp - The optional terms of a calibration ----------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CalibrationJson.h"
+
+namespace pipewave::sim {
+
+using json::jsonNumber;
+using json::JsonValue;
+
+namespace {
+
+/// Reads `key` of `object` when present: a non-negative number.
+bool readOptionalNumber(const JsonValue &object, const char *key, double &out,
+                        std::string &error) {
+  const JsonValue *value = object.find(key);
+  if (!value)
+    return true;
+  if (!value->isNumber() || !(value->number >= 0)) {
+    error = std::string("invalid non-negative number '") + key + "'";
+    return false;
+  }
+  out = value->number;
+  return true;
+}
+
+/// Reads the number `key` of a table entry.
+bool entryNumber(const JsonValue &entry, const char *table, const char *key,
+                 double &out, std::string &error) {
+  const JsonValue *value = entry.isObject() ? entry.find(key) : nullptr;
+  if (!value || !value->isNumber() || !(value->number >= 0)) {
+    error =
+        std::string(table) + ": an entry lacks a non-negative '" + key + "'";
+    return false;
+  }
+  out = value->number;
+  return true;
+}
+
+/// Reads the optional bandwidth table `key` (sizes increasing).
+bool readOptionalTable(const JsonValue &object, const char *key,
+                       std::vector<BandwidthPoint> &out, std::string &error) {
+  const JsonValue *table = object.find(key);
+  if (!table)
+    return true;
+  if (!table->isArray()) {
+    error = std::string("'") + key + "' must be an array";
+    return false;
+  }
+  for (const JsonValue &entry : table->array) {
+    BandwidthPoint point;
+    if (!entryNumber(entry, key, "bytes", point.bytes, error) ||
+        !entryNumber(entry, key, "bytesPerSecond", point.bytesPerSecond, error))
+      return false;
+    if (!out.empty() && !(point.bytes > out.back().bytes)) {
+      error = std::string(key) + ": sizes must increase";
+      return false;
+    }
+    out.push_back(point);
+  }
+  return true;
+}
+
+std::string table(const char *key, const std::vector<BandwidthPoint> &points) {
+  std::string out = std::string("    \"") + key + "\": [";
+  for (size_t i = 0; i < points.size(); ++i)
+    out += std::string(i ? ", " : "") +
+           "{ \"bytes\": " + jsonNumber(points[i].bytes) +
+           ", \"bytesPerSecond\": " + jsonNumber(points[i].bytesPerSecond) +
+           " }";
+  return out + "],\n";
+}
+
+} // namespace
+
+bool readOptionalCalibration(const JsonValue &object, Calibration &out,
+                             std::string &error) {
+  double version = 1;
+  if (!readOptionalNumber(object, "version", version, error))
+    return false;
+  if (version < 1 || version != static_cast<int>(version)) {
+    error = "'version' must be 1 or more";
+    return false;
+  }
+  out.version = static_cast<int>(version);
+  if (object.find("fusedOpSeconds") &&
+      !readOptionalNumber(object, "fusedOpSeconds", out.fusedOpSeconds, error))
+    return false;
+  if (!readOptionalNumber(object, "transcendentalFlopsPerSecond",
+                          out.transcendentalFlopsPerSecond, error) ||
+      !readOptionalNumber(object, "accumulateSeconds", out.accumulateSeconds,
+                          error) ||
+      !readOptionalTable(object, "outerReduction", out.outerReduction, error) ||
+      !readOptionalTable(object, "copy", out.copy, error) ||
+      !readOptionalTable(object, "accumulate", out.accumulate, error))
+    return false;
+  if (const JsonValue *points = object.find("transpose")) {
+    if (!points->isArray()) {
+      error = "'transpose' must be an array";
+      return false;
+    }
+    for (const JsonValue &entry : points->array) {
+      TransposePoint point;
+      if (!entryNumber(entry, "transpose", "rows", point.rows, error) ||
+          !entryNumber(entry, "transpose", "cols", point.cols, error) ||
+          !entryNumber(entry, "transpose", "bytesPerSecond",
+                       point.bytesPerSecond, error))
+        return false;
+      out.transpose.push_back(point);
+    }
+  }
+  return true;
+}
+
+std::string optionalCalibrationJson(const Calibration &c) {
+  std::string out;
+  if (c.version != 1)
+    out += "    \"version\": " + jsonNumber(c.version) + ",\n";
+  if (c.fusedOpSeconds >= 0)
+    out += "    \"fusedOpSeconds\": " + jsonNumber(c.fusedOpSeconds) + ",\n";
+  if (c.transcendentalFlopsPerSecond > 0)
+    out += "    \"transcendentalFlopsPerSecond\": " +
+           jsonNumber(c.transcendentalFlopsPerSecond) + ",\n";
+  if (!c.outerReduction.empty())
+    out += table("outerReduction", c.outerReduction);
+  if (!c.copy.empty())
+    out += table("copy", c.copy);
+  if (!c.accumulate.empty()) {
+    out +=
+        "    \"accumulateSeconds\": " + jsonNumber(c.accumulateSeconds) + ",\n";
+    out += table("accumulate", c.accumulate);
+  }
+  if (!c.transpose.empty()) {
+    out += "    \"transpose\": [";
+    for (size_t i = 0; i < c.transpose.size(); ++i)
+      out +=
+          std::string(i ? "," : "") +
+          "\n      { \"rows\": " + jsonNumber(c.transpose[i].rows) +
+          ", \"cols\": " + jsonNumber(c.transpose[i].cols) +
+          ", \"bytesPerSecond\": " + jsonNumber(c.transpose[i].bytesPerSecond) +
+          " }";
+    out += "\n    ],\n";
+  }
+  return out;
+}
+
+} // namespace pipewave::sim
