@@ -203,6 +203,7 @@ def main():
        [nh.from_array(np.ones((2, 3, 1, 1), np.float32), "w")], check=False)
     parameter_fixtures(outdir)
     batchnorm_fixtures(outdir)
+    dropout_fixtures(outdir)
     recurrent_fixtures(outdir)
 
 
@@ -238,6 +239,63 @@ def batchnorm_fixtures(outdir):
                         keepdims=0),
         ], [vi("x", TP.FLOAT, [4, 3, 2, 2])], [vi("loss", TP.FLOAT, [])],
            stats())
+
+
+def dropout_fixtures(outdir):
+    """Dropout: in training mode with a ratio input and the mask output, in
+    training mode without either (ratio 0.5), with ratio 0 (the identity)
+    and with a ratio that is a graph input (an error); and an MLP with two
+    training-mode Dropouts and a mean-square loss, with ratio 0.3 and 0
+    (the same model without dropout). Fixed weights (no draws from rng)."""
+    true = nh.from_array(np.array(True), "train")
+
+    def ratio(r, name="ratio"):
+        return nh.from_array(np.array(r, np.float32), name)
+
+    def loss(src):
+        return [h.make_node("Mul", [src, src], ["sq"], name="square"),
+                h.make_node("ReduceMean", ["sq"], ["loss"], name="mean",
+                            keepdims=0)]
+    for name, inputs, outputs, inits in (
+            ("dropout_train", ["x", "ratio", "train"], ["y", "mask"],
+             [ratio(0.25), true]),
+            ("dropout_default", ["x", "", "train"], ["y"], [true]),
+            ("dropout_zero", ["x", "ratio", "train"], ["y", "mask"],
+             [ratio(0.0), true])):
+        save(outdir, name,
+             [h.make_node("Dropout", inputs, outputs, name="drop")] +
+             loss("y"),
+             [vi("x", TP.FLOAT, [4, 6])],
+             [vi("loss", TP.FLOAT, [])] +
+             ([vi("mask", TP.BOOL, [4, 6])] if "mask" in outputs else []),
+             inits)
+    save(outdir, "dropout_dynamic_ratio",
+         [h.make_node("Dropout", ["x", "r", "train"], ["y"], name="drop")] +
+         loss("y"),
+         [vi("x", TP.FLOAT, [4, 6]), vi("r", TP.FLOAT, [])],
+         [vi("loss", TP.FLOAT, [])], [true])
+
+    def weight(name, rows, cols, phase):
+        v = np.sin(np.arange(rows * cols, dtype=np.float64) * 0.7 + phase)
+        return nh.from_array((v.reshape(rows, cols) * 0.5).astype(np.float32),
+                             name)
+    for name, r in (("dropout_mlp", 0.3), ("dropout_mlp_zero", 0.0)):
+        save(outdir, name, [
+            h.make_node("MatMul", ["x", "w0"], ["m0"], name="fc0"),
+            h.make_node("Tanh", ["m0"], ["a0"], name="tanh0"),
+            h.make_node("Dropout", ["a0", "ratio", "train"], ["d0"],
+                        name="drop0"),
+            h.make_node("MatMul", ["d0", "w1"], ["m1"], name="fc1"),
+            h.make_node("Tanh", ["m1"], ["a1"], name="tanh1"),
+            h.make_node("Dropout", ["a1", "ratio", "train"], ["d1"],
+                        name="drop1"),
+            h.make_node("MatMul", ["d1", "w2"], ["m2"], name="fc2"),
+            h.make_node("Sub", ["m2", "t"], ["e"], name="err"),
+        ] + loss("e"),
+            [vi("x", TP.FLOAT, [8, 6]), vi("t", TP.FLOAT, [8, 3])],
+            [vi("loss", TP.FLOAT, [])],
+            [weight("w0", 6, 16, 0.0), weight("w1", 16, 16, 1.0),
+             weight("w2", 16, 3, 2.0), ratio(r), true])
 
 
 def parameter_fixtures(outdir):

@@ -320,14 +320,17 @@ FailureOr<OpCost> structuredCost(Operation *op) {
                       sim::OpClass::Movement};
       })
       .Default([](Operation *op) -> Result {
-        // The pipe dialect's batch statistics (a reduction) and running
-        // state update (two multiplies and an add per element), by name:
+        // The pipe dialect's batch statistics (a reduction), running state
+        // update (two multiplies and an add per element) and dropout, by name:
         // this library does not depend on the dialect.
         StringRef name = op->getName().getStringRef();
         if (name == "pipe.batch_mean")
           return OpCost{numElements(op->getOperand(0)), touchedBytes(op)};
         if (name == "pipe.update_state")
           return OpCost{3 * numElements(op->getOperand(0)), touchedBytes(op)};
+        // About 40 integer operations of the counter hash per element.
+        if (name == "pipe.dropout")
+          return OpCost{40 * numElements(op->getOperand(0)), touchedBytes(op)};
         return failure();
       });
 }

@@ -36,6 +36,7 @@ void pipewave::addStagesToLinalgPasses(OpPassManager &pm) {
 
   // TOSA to linalg, arith and tensor.
   OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createPipeLowerDropout());
   fn.addPass(tosa::createTosaToLinalgNamed());
   fn.addPass(tosa::createTosaToLinalg());
   fn.addPass(createTosaToArithPass());

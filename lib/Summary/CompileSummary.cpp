@@ -147,6 +147,9 @@ pipewave::computeCompileSummary(ModuleOp module, const SummaryInputs &in) {
   summary.batch = pipe::getEntryBatch(entry);
   for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
     Type type = entry.getArgument(i).getType();
+    // The step counter of dropout is filled by the runtime, not given.
+    if (pipe::isCounterArg(entry, i))
+      continue;
     if (!pipe::isParam(entry, i)) {
       summary.dataInputs.push_back(
           {pipe::getArgName(entry, i), describeType(type)});

@@ -107,7 +107,9 @@ private:
   // DriverData.cpp
   void loadData();
   void loadParameters();
-  void setBatch(Executor &executor, int64_t position);
+  /// The global batch at `position` of the data files and, for a model
+  /// with dropout, the counter of step `step`.
+  void setBatch(Executor &executor, int64_t position, int64_t step);
 
   // DriverCheckpoint.cpp
   void resume();

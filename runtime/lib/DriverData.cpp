@@ -29,7 +29,7 @@ void Driver::loadData() {
   std::string dataNames;
   for (int i = 0; i < model.num_inputs; ++i) {
     byName[inputName(model, i)] = i;
-    if (!model.input_is_param[i])
+    if (!model.input_is_param[i] && !isCounterInput(model, i))
       dataNames += (dataNames.empty() ? "" : ", ") + inputName(model, i);
   }
   std::map<int, std::string> files;
@@ -39,6 +39,10 @@ void Driver::loadData() {
       usageError("--data " + name + "=" + file +
                  ": the model has no data input '" + name + "' (data inputs: " +
                  (dataNames.empty() ? "none" : dataNames) + ")");
+    if (isCounterInput(model, it->second))
+      usageError("--data " + name + "=" + file + ": '" + name +
+                 "' is the step counter of dropout, which the runtime fills "
+                 "(its masks follow --seed)");
     if (model.input_is_param[it->second])
       usageError("--data " + name + "=" + file + ": '" + name +
                  "' is a parameter, not a data input (give parameters with "
@@ -49,7 +53,8 @@ void Driver::loadData() {
   }
   std::string missing;
   for (int i = 0; i < model.num_inputs; ++i)
-    if (!model.input_is_param[i] && !files.count(i))
+    if (!model.input_is_param[i] && !isCounterInput(model, i) &&
+        !files.count(i))
       missing += (missing.empty() ? "'" : ", '") + inputName(model, i) + "'";
   if (!missing.empty())
     usageError("missing data input " + missing +
@@ -99,6 +104,9 @@ void Driver::loadData() {
   for (const auto &[index, file] : files)
     if (used[index])
       inputTensors[index] = readNpy(file);
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (isCounterInput(model, i) && used[i])
+      inputTensors[i] = HostTensor(PW_I64, shapeOf(model.inputs[i]));
 }
 
 namespace {
@@ -202,12 +210,25 @@ void Driver::loadParameters() {
   }
 }
 
-void Driver::setBatch(Executor &executor, int64_t position) {
-  for (int i = 0; i < model.num_inputs; ++i)
-    if (!model.input_is_param[i] && used[i])
-      executor.setInput(i, static_cast<const char *>(inputTensors[i].data()) +
-                               static_cast<size_t>(position) *
-                                   tensorBytes(model.inputs[i]));
+void Driver::setBatch(Executor &executor, int64_t position, int64_t step) {
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (model.input_is_param[i] || !used[i])
+      continue;
+    if (isCounterInput(model, i)) {
+      // Row b: [seed, step, b] (model.h, the step counter).
+      auto *rows = static_cast<int64_t *>(inputTensors[i].data());
+      for (int64_t b = 0, e = model.inputs[i].shape[0]; b < e; ++b) {
+        rows[3 * b] = static_cast<int64_t>(options.seed);
+        rows[3 * b + 1] = step;
+        rows[3 * b + 2] = b;
+      }
+      executor.setInput(i, rows);
+      continue;
+    }
+    executor.setInput(i, static_cast<const char *>(inputTensors[i].data()) +
+                             static_cast<size_t>(position) *
+                                 tensorBytes(model.inputs[i]));
+  }
 }
 
 } // namespace pipewave::runtime

@@ -337,7 +337,7 @@ int Driver::execute() {
       faultsBefore = minorPageFaults();
     int64_t position = (dataPosition + k - 1) % dataBatches;
     int64_t step = startStep + k;
-    setBatch(executor, position);
+    setBatch(executor, position, step);
     if (k > 1)
       backend->barrier("the other ranks to start step " + std::to_string(k));
     double begin = backend->now();

@@ -93,6 +93,10 @@ bool isStageState(const pw_model &model, int input) {
   return false;
 }
 
+bool isCounterInput(const pw_model &model, int input) {
+  return model.input_is_counter && model.input_is_counter[input];
+}
+
 bool isTrainedParameter(const pw_model &model, int input) {
   if (model.forward_only || !model.input_is_param[input])
     return false;
@@ -547,6 +551,24 @@ void checkRanks(const pw_model &model) {
   }
 }
 
+/// input_is_counter: at most one input, a data input of I64 [B, 3].
+void checkCounter(const pw_model &model) {
+  if (!model.input_is_counter)
+    return;
+  int counters = 0;
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (!model.input_is_counter[i])
+      continue;
+    const pw_tensor_info &info = model.inputs[i];
+    if (++counters > 1)
+      modelError("more than one step counter input");
+    if (model.input_is_param[i] || info.dtype != PW_I64 || info.rank != 2 ||
+        info.shape[1] != 3)
+      modelError("step counter input '" + inputName(model, i) +
+                 "' is not an i64 data input of shape [B, 3]");
+  }
+}
+
 } // namespace
 
 void validateModel(const pw_model &model) {
@@ -576,6 +598,7 @@ void validateModel(const pw_model &model) {
                         model.num_microbatches * replicas,
                         "data " + what + replicaNote(replicas));
     }
+    checkCounter(model);
     for (int s = 0; s < model.num_stages; ++s)
       checkStage(model, s, replicas);
   } catch (const Error &error) {

@@ -222,6 +222,8 @@ std::string usage(const char *program, const pw_model &model) {
           (model.forward_only ? " (forward only)" : "") + "\n";
   std::string data, params;
   for (int i = 0; i < model.num_inputs; ++i) {
+    if (isCounterInput(model, i))
+      continue;
     std::string line = "    " + inputName(model, i) + ": " +
                        dtypeName(model.inputs[i].dtype) + " " +
                        shapeString(shapeOf(model.inputs[i])) + "\n";
@@ -229,6 +231,10 @@ std::string usage(const char *program, const pw_model &model) {
   }
   text += "  data inputs (--data NAME=FILE.npy, all required):\n" +
           (data.empty() ? "    (none)\n" : data);
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (isCounterInput(model, i))
+      text += "  dropout: masks from --seed and the step (step counter '" +
+              inputName(model, i) + "', filled by the runtime)\n";
   text += "  parameters (--init FILE.safetensors):\n" +
           (params.empty() ? "    (none)\n" : params);
   text += "  outputs:\n";
@@ -240,8 +246,8 @@ std::string usage(const char *program, const pw_model &model) {
       "\noptions:\n"
       "  --data NAME=FILE.npy    data input NAME (batch on dimension 0)\n"
       "  --init FILE.safetensors parameter values, matched by name\n"
-      "  --seed N                seed of the default parameter values "
-      "(default 0)\n"
+      "  --seed N                seed of the default parameter values and "
+      "of dropout masks (default 0)\n"
       "  --steps K               run K steps (default 1) and report timing\n"
       "  --out DIR               write every output to DIR/NAME.npy\n"
       "  --expect NAME=FILE.npy  compare output NAME with FILE; exit 1 on a "

@@ -406,7 +406,8 @@ void registerTestPasses() {
         // The CPU lowering of TOSA; buffer deallocation keeps the memory of
         // the many forward evaluations bounded.
         (void)parsePassPipeline(
-            "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+            "func.func(pipe-lower-dropout,tosa-to-linalg-named,tosa-to-linalg,"
+            "tosa-to-arith,"
             "tosa-to-tensor),canonicalize,"
             "one-shot-bufferize{bufferize-function-boundaries},"
             "buffer-deallocation-pipeline,convert-bufferization-to-memref,"

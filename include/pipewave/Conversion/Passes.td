@@ -30,6 +30,23 @@ def PipeIsolateStages : Pass<"pipe-isolate-stages", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def PipeLowerDropout : Pass<"pipe-lower-dropout", "::mlir::func::FuncOp"> {
+  let summary = "Lowers pipe.dropout to a linalg.generic";
+  let description = [{
+    Part of the stage lowering (before TOSA is lowered to linalg). Every
+    `pipe.dropout` becomes one elementwise `linalg.generic` that computes its
+    mask from the counter and the element's index with 64-bit integer
+    arithmetic (the hash of include/pipewave/Support/DropoutRng.h) and
+    writes `x * 1/(1 - ratio)` where the element is kept, 0 elsewhere. The
+    counter's `[seed, step, first sample]` are read through constant
+    indexing maps, so the loop nest needs nothing from outside (it maps to
+    a GPU kernel like any elementwise loop).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PipeUniqueResultBuffers
     : Pass<"pipe-unique-result-buffers", "::mlir::func::FuncOp"> {
   let summary = "Gives every returned allocation its own result buffer";

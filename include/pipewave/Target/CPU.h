@@ -65,6 +65,9 @@ struct ModelDesc {
   int32_t numMicrobatches = 1;
   std::vector<TensorDesc> inputs;
   std::vector<int32_t> inputIsParam;
+  /// 1 for the data input marked `pipe.counter` (the runtime fills it with
+  /// the step counter), 0 for the others; empty: the model has none.
+  std::vector<int32_t> inputIsCounter;
   std::vector<TensorDesc> outputs;
   std::vector<int32_t> outputCombine; ///< pw_output_combine
   std::vector<StageDesc> stages;

@@ -188,18 +188,8 @@ LogicalResult importRelu(Importer &im, const Node &n) {
   return success();
 }
 
-/// Identity, Dropout (inference): pass the input (or constant) through.
+/// Identity: pass the input (or constant) through. (Dropout: Dropout.cpp.)
 LogicalResult importIdentity(Importer &im, const Node &n) {
-  if (n.op_type() == "Dropout" && im.hasInput(n, 2)) {
-    // Training-mode dropout is random unless its ratio is 0.
-    auto training = im.constInts(n, 2);
-    auto ratio = im.constInput(n, 1);
-    bool zeroRatio = ratio && llvm::isa<FloatType>(ratio->getElementType()) &&
-                     ratio->isSplat() &&
-                     ratio->getSplatValue<APFloat>().isZero();
-    if (!training || (training->size() == 1 && (*training)[0] && !zeroRatio))
-      return im.error("training-mode (random) Dropout is not supported");
-  }
   if (auto c = im.constInput(n, 0)) {
     im.setConstOutput(n, 0, *c);
     return success();
@@ -208,11 +198,6 @@ LogicalResult importIdentity(Importer &im, const Node &n) {
   if (!a)
     return failure();
   im.setOutput(n, 0, a);
-  if (n.op_type() == "Dropout" && n.output_size() > 1 && !n.output(1).empty())
-    im.setConstOutput(
-        n, 1,
-        DenseElementsAttr::get(im.tensor(Importer::shape(a), im.b.getI1Type()),
-                               true));
   return success();
 }
 
@@ -494,7 +479,6 @@ void pipewave::onnximport::populateElementwiseOps(OpTable &t) {
   t["Sqrt"] = importSqrt;
   t["Neg"] = importNeg;
   t["Identity"] = importIdentity;
-  t["Dropout"] = importIdentity;
   t["Cast"] = importCast;
   t["Equal"] = importEqual;
   t["Where"] = importWhere;

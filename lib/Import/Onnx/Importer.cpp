@@ -60,6 +60,7 @@ OpTable &opTable() {
     populateNNOps(t);
     populateBatchNormOps(t);
     populateRecurrentOps(t);
+    populateDropoutOps(t);
     return t;
   }();
   return table;
@@ -304,7 +305,11 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
     if (argIsState[i])
       pipe::setFrozenArgAttr(func, i);
     im.values[name] = entry->getArgument(i);
+    auto type = llvm::cast<RankedTensorType>(argTypes[i]);
+    if (!argIsParam[i] && im.batchRows == 0 && type.getRank() > 0)
+      im.batchRows = type.getDimSize(0);
   }
+  im.entry = func;
   b.setInsertionPointToEnd(entry);
 
   // Nodes, in (topological) graph order.
@@ -372,7 +377,9 @@ OwningOpRef<ModuleOp> pipewave::importOnnxModelFromBuffer(
                 resultNames.begin() + at + 1);
   }
   func::ReturnOp::create(b, fileLoc, results);
-  func.setType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  // (A training-mode Dropout may have added the step counter argument.)
+  func.setType(b.getFunctionType(func.getArgumentTypes(),
+                                 ValueRange(results).getTypes()));
   // Results are named after the graph outputs (the runtime's --out files).
   for (auto [i, name] : llvm::enumerate(resultNames))
     pipe::setNameResultAttr(func, i, b.getStringAttr(name));

@@ -10,6 +10,7 @@
 #ifndef PIPEWAVE_LIB_IMPORT_ONNX_ONNXOPS_H
 #define PIPEWAVE_LIB_IMPORT_ONNX_ONNXOPS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -36,6 +37,7 @@ void populateShapeOps(OpTable &table);
 void populateNNOps(OpTable &table);
 void populateBatchNormOps(OpTable &table);
 void populateRecurrentOps(OpTable &table);
+void populateDropoutOps(OpTable &table);
 
 /// Converts an ONNX TensorProto data type to an MLIR element type (null if
 /// unsupported).
@@ -56,6 +58,20 @@ public:
   /// constants) are kept apart and materialized on use.
   std::map<std::string, mlir::Value> values;
   std::map<std::string, mlir::DenseElementsAttr> constants;
+
+  // --- the step counter of training-mode Dropout (Dropout.cpp) -----------
+  /// @main and the global batch (dimension 0 of the first data input; 0:
+  /// no data input).
+  mlir::func::FuncOp entry;
+  int64_t batchRows = 0;
+  /// The counter argument, once a Dropout asked for it (appended to the
+  /// entry's arguments, named `dropout.counter` and marked pipe.counter).
+  mlir::Value counter;
+  /// Training-mode Dropouts so far: the next one's stream.
+  int64_t dropouts = 0;
+  /// The counter argument (tensor<batchRows x 3 x i64>), added on first
+  /// use; null and an error when the model has no data input.
+  mlir::Value stepCounter();
 
   // --- errors -------------------------------------------------------------
   mlir::LogicalResult error(const llvm::Twine &message);

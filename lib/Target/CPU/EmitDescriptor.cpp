@@ -59,7 +59,8 @@ struct Emitter {
                                   i32, ptr, ptr,                     // outputs
                                   ptr, ptr, ptr,                     // tables
                                   i32,                               // device
-                                  ptr},                              // weights
+                                  ptr,                               // weights
+                                  ptr}, // input_is_counter
                                  "struct.pw_model");
   }
 
@@ -122,7 +123,8 @@ struct Emitter {
                         OFF(pw_model, num_outputs), OFF(pw_model, outputs),
                         OFF(pw_model, output_combine), OFF(pw_model, stages),
                         OFF(pw_model, ranks), OFF(pw_model, group_ranks),
-                        OFF(pw_model, device), OFF(pw_model, weights_file)},
+                        OFF(pw_model, device), OFF(pw_model, weights_file),
+                        OFF(pw_model, input_is_counter)},
                        "pw_model", error);
 #undef OFF
   }
@@ -246,7 +248,10 @@ struct Emitter {
          array(stageTy, stages, "stages"), array(rankTy, ranks, "ranks"),
          array32(groupPool, "group_ranks"), c32(desc.device),
          desc.weightsFile.empty() ? ConstantPointerNull::get(ptr)
-                                  : string(desc.weightsFile)});
+                                  : string(desc.weightsFile),
+         desc.inputIsCounter.empty()
+             ? ConstantPointerNull::get(ptr)
+             : array32(desc.inputIsCounter, "input_is_counter")});
   }
 };
 

@@ -234,6 +234,10 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
       return failure();
     desc.inputs.push_back(*t);
     desc.inputIsParam.push_back(pipe::isParam(fn, i) ? 1 : 0);
+    if (pipe::isCounterArg(fn, i)) {
+      desc.inputIsCounter.resize(fn.getNumArguments(), 0);
+      desc.inputIsCounter[i] = 1;
+    }
   }
   for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i) {
     std::string name;

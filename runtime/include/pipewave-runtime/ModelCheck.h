@@ -54,6 +54,10 @@ int numReplicas(const pw_model &model);
 /// first stage.
 int replicaOf(const pw_model &model, int rank);
 
+/// True for the data input the runtime fills with the step counter
+/// (pw_model::input_is_counter).
+bool isCounterInput(const pw_model &model, int input);
+
 /// True for a training model whose trained parameter `input` (a model
 /// input that is a parameter) gets a gradient from some stage.
 bool isTrainedParameter(const pw_model &model, int input);

@@ -36,6 +36,14 @@
  * the copies' gradients after the replica all-reduce of `stage` and before
  * its optimizer step; the copies start equal and stay equal.
  *
+ * The step counter (training-mode dropout). At most one data input, marked
+ * by input_is_counter, is not read from a file: an I64 tensor [B, 3] whose
+ * row b the runtime sets to [seed, step, b] before every step (seed: the
+ * run's --seed; step: 1 for the first step of a training run, counted on
+ * across resumes; b: the row's index in the global batch). Its microbatch
+ * slices reach the stages like any data input's; the compiled dropout masks
+ * are a function of them alone.
+ *
  * Buffers are contiguous, row-major, of the element type given. Stage
  * functions never allocate what they return: the caller passes every result
  * buffer, already allocated.
@@ -51,7 +59,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 4
+#define PW_MODEL_ABI_VERSION 5
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -223,6 +231,10 @@ typedef struct pw_model {
                                safetensors file beside the executable
                                (a name relative to its directory), used
                                without --init; NULL: the model has none */
+  const int32_t *input_is_counter; /* NULL, or num_inputs entries: 1 marks
+                                      the data input the runtime fills every
+                                      step with the step counter (see
+                                      below), 0 the others */
 } pw_model;
 
 /* Provided by the compiled model. */

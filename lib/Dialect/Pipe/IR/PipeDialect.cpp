@@ -147,6 +147,36 @@ LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
                          << attr.getName().getValue() << "'";
 }
 
+/// `pipe.counter` on argument `argIndex` of `op`: a unit attribute on a
+/// `tensor<Bx3xi64>` (or, bufferized, memref) argument that is not a
+/// parameter, at most one per function.
+static LogicalResult verifyCounterArg(Operation *op, unsigned argIndex,
+                                      NamedAttribute attr) {
+  StringRef name = PipeDialect::CounterAttrHelper::getNameStr();
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "'" << name << "' on argument #" << argIndex
+                           << " must be a unit attribute";
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (!fn)
+    return success();
+  // (Bufferized stage functions keep the attribute on a memref.)
+  auto type = dyn_cast<ShapedType>(fn.getArgumentTypes()[argIndex]);
+  if (!type || !type.hasStaticShape() || type.getRank() != 2 ||
+      type.getDimSize(1) != 3 || !type.getElementType().isSignlessInteger(64))
+    return op->emitError() << "'" << name << "' on argument #" << argIndex
+                           << " needs a tensor<Bx3xi64> argument, got "
+                           << fn.getArgumentTypes()[argIndex];
+  if (fn.getArgAttr(argIndex, PipeDialect::ParamAttrHelper::getNameStr()))
+    return op->emitError() << "'" << name << "' on argument #" << argIndex
+                           << " cannot be on a parameter";
+  for (unsigned i = 0; i < argIndex; ++i)
+    if (fn.getArgAttr(i, name))
+      return op->emitError()
+             << "'" << name << "' on arguments #" << i << " and #" << argIndex
+             << ": a function has at most one counter";
+  return success();
+}
+
 LogicalResult PipeDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
@@ -171,6 +201,8 @@ LogicalResult PipeDialect::verifyRegionArgAttribute(Operation *op,
              << "' (only a parameter can be frozen)";
     return success();
   }
+  if (attr.getName() == CounterAttrHelper::getNameStr())
+    return verifyCounterArg(op, argIndex, attr);
   if (attr.getName() == NameAttrHelper::getNameStr()) {
     auto name = dyn_cast<StringAttr>(attr.getValue());
     if (!name || name.getValue().empty())
@@ -216,6 +248,17 @@ bool pipewave::pipe::isFrozenArg(FunctionOpInterface fn, unsigned arg) {
 void pipewave::pipe::setFrozenArgAttr(FunctionOpInterface fn, unsigned arg) {
   MLIRContext *ctx = fn->getContext();
   fn.setArgAttr(arg, PipeDialect::FrozenAttrHelper(ctx).getName(),
+                UnitAttr::get(ctx));
+}
+
+bool pipewave::pipe::isCounterArg(FunctionOpInterface fn, unsigned arg) {
+  return static_cast<bool>(fn.getArgAttrOfType<UnitAttr>(
+      arg, PipeDialect::CounterAttrHelper(fn->getContext()).getName()));
+}
+
+void pipewave::pipe::setCounterArgAttr(FunctionOpInterface fn, unsigned arg) {
+  MLIRContext *ctx = fn->getContext();
+  fn.setArgAttr(arg, PipeDialect::CounterAttrHelper(ctx).getName(),
                 UnitAttr::get(ctx));
 }
 

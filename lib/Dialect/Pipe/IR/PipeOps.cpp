@@ -93,6 +93,27 @@ LogicalResult UpdateStateOp::verify() {
   return success();
 }
 
+LogicalResult DropoutOp::verify() {
+  double ratio = getRatio().convertToDouble();
+  if (!(ratio >= 0.0 && ratio < 1.0))
+    return emitOpError() << "ratio " << ratio << " is not in [0, 1)";
+  if (!isa<FloatType>(getInput().getType().getElementType()))
+    return emitOpError() << "input must be a tensor of floating-point "
+                            "elements, got "
+                         << getInput().getType();
+  auto counter = cast<RankedTensorType>(getCounter().getType());
+  if (counter.getRank() != 2 || counter.getDimSize(1) != 3 ||
+      counter.isDynamicDim(0) || counter.getDimSize(0) < 1 ||
+      !counter.getElementType().isSignlessInteger(64))
+    return emitOpError() << "counter must be a tensor<Nx3xi64> (rows [seed, "
+                            "step, sample]), got "
+                         << counter;
+  if (getStreamAttr().getInt() < 0)
+    return emitOpError() << "stream " << getStreamAttr().getInt()
+                         << " is negative";
+  return success();
+}
+
 void RecomputeOp::inlineBody() {
   Block &body = getBody().front();
   Operation *yield = body.getTerminator();

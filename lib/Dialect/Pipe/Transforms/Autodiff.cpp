@@ -19,6 +19,8 @@
 // @S_fwd return their new values after the stash, in the ascending order of
 // their state arguments (recorded as `pipe.state_args` on @S); the
 // operations are erased from @S, so a forward-only step updates no state.
+// In a forward-only step (from-schedule) `pipe.dropout` is the identity: it
+// is replaced by its input in the stage functions.
 //
 // `args` are all arguments of @S in order; `stash` is what @S_fwd returns
 // after the results of @S; `d_results` has one cotangent per floating-point
@@ -161,6 +163,17 @@ void eraseStateUpdates(func::FuncOp fn) {
     op.erase();
 }
 
+/// Replaces the `pipe.dropout` operations of `fn` by their inputs: an
+/// inference step keeps dropout off.
+void eraseDropout(func::FuncOp fn) {
+  SmallVector<DropoutOp> dropouts;
+  fn.walk([&](DropoutOp op) { dropouts.push_back(op); });
+  for (DropoutOp op : dropouts) {
+    op.replaceAllUsesWith(op.getInput());
+    op.erase();
+  }
+}
+
 /// Creates `@name(argTypes) -> (results)` after `after` from the operations
 /// of `from` in `keep` (constants are copied where used): `inputs[i]` of
 /// `from` becomes argument i.
@@ -268,10 +281,12 @@ struct PipeAutodiffPass
       if (failed(work))
         return signalPassFailure();
       if (!work->trains) {
-        // A forward-only step updates no state.
+        // A forward-only step updates no state and drops nothing.
         module.walk([](func::FuncOp fn) {
-          if (getStage(fn) >= 0)
+          if (getStage(fn) >= 0) {
             eraseStateUpdates(fn);
+            eraseDropout(fn);
+          }
         });
         return;
       }

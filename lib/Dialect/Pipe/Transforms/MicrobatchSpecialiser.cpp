@@ -219,6 +219,13 @@ LogicalResult Specialiser::verifyRetyped(Operation *op) {
 }
 
 LogicalResult Specialiser::rewriteBatchOp(Operation *op) {
+  // Dropout keeps its input's type and kind; its counter is the
+  // microbatch's slice of the counter input.
+  if (auto dropout = dyn_cast<pipewave::pipe::DropoutOp>(op)) {
+    dropout.getResult().setType(dropout.getInput().getType());
+    kinds[dropout.getResult()] = kindOf(dropout.getInput());
+    return verifyRetyped(op);
+  }
   // A statistic of each microbatch: no batch, not a partial sum.
   if (auto mean = dyn_cast<pipewave::pipe::BatchMeanOp>(op)) {
     if (!llvm::is_contained(mean.getAxes(), batchDimOf(mean.getInput())))

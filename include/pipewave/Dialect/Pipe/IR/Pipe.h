@@ -39,6 +39,10 @@ void setParamArgAttr(mlir::FunctionOpInterface fn, unsigned arg);
 bool isFrozenArg(mlir::FunctionOpInterface fn, unsigned arg);
 /// Marks argument `arg` of `fn` (a parameter) as frozen (`pipe.frozen`).
 void setFrozenArgAttr(mlir::FunctionOpInterface fn, unsigned arg);
+/// True when argument `arg` of `fn` is the step counter (`pipe.counter`).
+bool isCounterArg(mlir::FunctionOpInterface fn, unsigned arg);
+/// Marks argument `arg` of `fn` as the step counter (`pipe.counter`).
+void setCounterArgAttr(mlir::FunctionOpInterface fn, unsigned arg);
 /// The `pipe.name` of argument `arg` of `fn`, or null.
 mlir::StringAttr getNameArgAttr(mlir::FunctionOpInterface fn, unsigned arg);
 /// Writes `pipe.name = name` on argument `arg` of `fn`.

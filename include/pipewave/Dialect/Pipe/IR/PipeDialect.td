@@ -29,6 +29,13 @@ def Pipe_Dialect : Dialect {
       frozen: the runtime owns it like any parameter (initial values,
       checkpoints) but it gets no gradient and the optimizer never changes
       it (`--frozen GLOB` of the importers).
+    * `pipe.counter` (unit) on an argument of the entry function: the data
+      input the runtime fills every step instead of reading it from a file,
+      a `tensor<Bx3xi64>` whose row `b` is `[seed, step, b]` (`--seed`, the
+      step number counted over resumes, the sample's index in the global
+      batch). `pipe.dropout` derives its masks from the microbatch's slice.
+      The ONNX importer adds it (named `dropout.counter`) for training-mode
+      Dropout; an entry function has at most one.
     * `pipe.name = "..."` on an argument of the entry function: its name,
       used by `--data NAME=FILE.npy`, safetensors files and checkpoints; on
       a result of the entry function: the name of that output (importers
@@ -74,6 +81,7 @@ def Pipe_Dialect : Dialect {
     "::mlir::IntegerAttr":$stage,
     "::mlir::UnitAttr":$param,
     "::mlir::UnitAttr":$frozen,
+    "::mlir::UnitAttr":$counter,
     "::mlir::StringAttr":$name,
     "::mlir::FlatSymbolRefAttr":$fwd,
     "::mlir::FlatSymbolRefAttr":$bwd,

@@ -208,4 +208,53 @@ def Pipe_UpdateStateOp : Pipe_Op<"update_state", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// DropoutOp
+//===----------------------------------------------------------------------===//
+
+def Pipe_DropoutOp : Pipe_Op<"dropout", [Pure,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "training-mode dropout with a counter-based random mask";
+  let description = [{
+    Zeroes each element of `input` with probability `ratio` and scales the
+    others by `1 / (1 - ratio)` (ONNX's and PyTorch's training-mode
+    Dropout). The mask is not drawn from a stateful generator: it is a
+    function of the counter, so the same step and microbatch give the same
+    mask in every schedule, stage layout and replica count, and the backward
+    recomputes it instead of stashing it (the gradient of `x` is
+    `pipe.dropout` of the result's gradient with the same counter, ratio
+    and stream).
+
+    `counter` is the microbatch's slice of the entry argument marked
+    `pipe.counter` (`tensor<Bx3xi64>`, row `b` = `[seed, step, b]` for the
+    global batch's sample `b`, filled by the runtime every step). With `mb`
+    rows in the slice and `s0` the sample index of its first row, the
+    microbatch is the `g = s0 / mb`-th of the step and element `i`
+    (row-major) of a microbatch `input` of `N` elements is element
+    `e = g * N + i` of the step. Element `e` is kept when
+    `hash(seed, stream, step, e) >> 40 >= round(ratio * 2^24)`, where the
+    hash chains SplitMix64's finaliser (include/pipewave/Support/DropoutRng.h
+    is the reference). `stream` tells the dropout operations of a model
+    apart (the ONNX importer numbers them in graph order).
+
+    `pipe-autodiff` replaces it by its input in a forward-only step
+    (inference keeps dropout off); `pipe-lower-dropout` lowers it to a
+    `linalg.generic`.
+
+    Example:
+
+    ```mlir
+    %y = pipe.dropout %x, %counter ratio 1.000000e-01 stream 0 : tensor<4x8xf32>, tensor<4x3xi64>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$counter,
+                   F64Attr:$ratio, I64Attr:$stream);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $counter `ratio` $ratio `stream` $stream attr-dict `:`
+    type($input) `,` type($counter)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // PIPEWAVE_DIALECT_PIPE_IR_PIPEOPS_TD

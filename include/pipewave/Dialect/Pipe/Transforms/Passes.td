@@ -406,6 +406,13 @@ def PipeAutodiff : Pass<"pipe-autodiff", "::mlir::ModuleOp"> {
     `@S`; the operations are erased from `@S` (and from every stage of a
     forward-only step, which updates no state).
 
+    `pipe.dropout` is differentiated like any linear operation: the gradient
+    of its input is the same dropout (counter, ratio, stream) of its
+    result's gradient, so the backward recomputes the mask from the counter
+    argument instead of stashing it. With `from-schedule`, a forward-only
+    step replaces every `pipe.dropout` of the stages by its input
+    (inference runs without dropout).
+
     With `split=true` it also adds the two halves of the backward used by
     zero-bubble schedules:
 

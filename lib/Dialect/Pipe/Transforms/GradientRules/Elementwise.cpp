@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -129,6 +130,15 @@ void pipewave::pipe::autodiff::registerElementwiseGradientRules(
                                      Value dy) { return e.neg(dy); });
   addUnary<tosa::IdentityOp>(
       table, [](tosa::IdentityOp, GradientEmitter &, Value dy) { return dy; });
+  // y = x * mask * scale, linear in x: dx = the same dropout of dy. The mask
+  // is recomputed from the counter (an argument of the stage), not stashed.
+  addUnary<pipewave::pipe::DropoutOp>(table, [](pipewave::pipe::DropoutOp op,
+                                                GradientEmitter &e, Value dy) {
+    return pipewave::pipe::DropoutOp::create(
+               e.getBuilder(), e.getLoc(), dy.getType(), dy,
+               e.primal(op.getCounter()), op.getRatioAttr(), op.getStreamAttr())
+        .getResult();
+  });
   // Float to float cast: the cotangent is cast back. (A cast from or to an
   // integer type is never active: integers carry no gradient.)
   addUnary<tosa::CastOp>(table, [](tosa::CastOp op, GradientEmitter &e,
