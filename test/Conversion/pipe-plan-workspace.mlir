@@ -1,6 +1,7 @@
 // RUN: pipewave-opt %s --pipe-plan-workspace='report=true' --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: pipewave-opt %s --pipe-plan-workspace='alignment=256' | FileCheck %s --check-prefix=ALIGN
 // RUN: not pipewave-opt %s --pipe-plan-workspace='alignment=48' 2>&1 | FileCheck %s --check-prefix=BADALIGN
+// RUN: not pipewave-opt %s --pipe-plan-workspace --pipe-plan-workspace 2>&1 | FileCheck %s --check-prefix=TWICE
 
 // pipe-plan-workspace moves the static, non-escaping allocations of every
 // function that nothing calls into one workspace argument: allocations live
@@ -179,3 +180,6 @@ func.func @nothing(%out: memref<4xf32>) {
 }
 
 // BADALIGN: error: pipe-plan-workspace: alignment must be a power of two, got 48
+
+// A second run finds the workspace of the first.
+// TWICE: error: pipe-plan-workspace: '@chain' already has a workspace
