@@ -97,6 +97,10 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
   }
   for (int i = 0; i < st->num_results; ++i)
     c.results[i] = aligned_alloc(64, (bytes(&st->results[i]) + 63) / 64 * 64);
+  /* The forward's workspace (model.h), after its arguments. */
+  if (st->forward_workspace > 0)
+    c.args[st->num_args] =
+        aligned_alloc(64, ((size_t)st->forward_workspace + 63) / 64 * 64);
   double best, median;
   timeit(run_stage, &c, reps, &best, &median);
 

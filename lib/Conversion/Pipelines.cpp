@@ -114,6 +114,8 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
 
   if (matmul == MatmulLowering::Blas || matmul == MatmulLowering::Auto)
     pm.addPass(createPipeMatmulToBlas());
+  if (options.workspace)
+    pm.addPass(createPipePlanWorkspace());
   pm.addPass(createPipeStageABI());
 
   // Loops, then LLVM.

@@ -11,7 +11,10 @@
 // and, for a stage pipe-autodiff differentiated, pw_stage<k>_backward,
 // pw_stage<k>_backward_input and pw_stage<k>_backward_weight likewise
 // (forward then calls @S_fwd, which also returns the stash). `args` holds the
-// called function's arguments in order, `results` its results in order.
+// called function's arguments in order, `results` its results in order; a
+// function with a workspace (pipe-plan-workspace) takes it as its last
+// argument, and the module attribute pipewave.workspaces gives its size by
+// wrapper name.
 //
 // The wrapper is written at the memref level, with LLVM dialect ops for the
 // pointer loads and the memref descriptors, so that convert-func-to-llvm
@@ -39,6 +42,10 @@ namespace {
 /// The attribute buffer-results-to-out-params{add-result-attr} puts on
 /// out-parameters.
 constexpr StringLiteral kResultAttr = "bufferize.result";
+/// The size of the workspace pipe-plan-workspace gave a function, and the
+/// module's dictionary of the sizes by wrapper name.
+constexpr StringLiteral kWorkspaceBytesAttr = "pipewave.workspace_bytes";
+constexpr StringLiteral kWorkspacesAttr = "pipewave.workspaces";
 
 struct PipeStageABIPass
     : public pipewave::impl::PipeStageABIBase<PipeStageABIPass> {
@@ -149,6 +156,17 @@ struct PipeStageABIPass
       load(body->getArgument(1), slot, argNo);
     func::CallOp::create(b, loc, fn, operands);
     func::ReturnOp::create(b, loc);
+    // The runtime allocates the workspace of pipe-plan-workspace (the last
+    // argument, so the last entry of `args`) from this size, recorded by
+    // wrapper name in the module.
+    if (Attribute bytes = fn->getAttr(kWorkspaceBytesAttr)) {
+      Operation *module = wrapper->getParentOp();
+      NamedAttrList sizes;
+      if (auto known = module->getAttrOfType<DictionaryAttr>(kWorkspacesAttr))
+        sizes.append(known.getValue());
+      sizes.set(name, bytes);
+      module->setAttr(kWorkspacesAttr, sizes.getDictionary(ctx));
+    }
 
     // Only the wrapper calls the function: keep it out of the symbol table
     // of the object (and let LLVM inline it).

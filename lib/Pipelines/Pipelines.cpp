@@ -125,6 +125,7 @@ LogicalResult pipewave::buildPipeCompileLowering(
   case CompileTarget::CPU: {
     LowerToLLVMOptions lowering;
     lowering.matmul = options.matmul;
+    lowering.workspace = options.workspace;
     buildLowerToLLVMPipeline(pm, lowering);
     return success();
   }

@@ -45,11 +45,23 @@ void DeviceArena::reset() {
   top = 0;
 }
 
+size_t stageWorkspaceBytes(const pw_model &model,
+                           const pw_rank_program &program) {
+  int64_t most = 0;
+  for (int k = 0; k < program.num_stages; ++k) {
+    const pw_stage &stage = model.stages[program.stages[k]];
+    most = std::max({most, stage.forward_workspace, stage.backward_workspace,
+                     stage.backward_input_workspace,
+                     stage.backward_weight_workspace});
+  }
+  return static_cast<size_t>(most);
+}
+
 size_t deviceMemoryBound(const pw_model &model, const ExecPlan &plan,
                          const OptimizerConfig &optimizer,
                          const std::vector<void *> &inputs) {
   const pw_rank_program &program = model.ranks[plan.rank];
-  size_t total = 0;
+  size_t total = alignUp(stageWorkspaceBytes(model, program));
   // Device copies of the inputs given.
   for (size_t i = 0; i < inputs.size() && i < size_t(model.num_inputs); ++i)
     if (inputs[i])

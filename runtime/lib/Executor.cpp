@@ -63,6 +63,13 @@ Executor::Executor(const pw_model &model, const ExecPlan &plan,
         this->device.copy(transfer, deviceInputs[i], this->inputs[i], bytes,
                           CopyKind::HostToDevice);
     }
+  // One workspace for every stage function of the rank (model.h): its
+  // temporaries live there instead of being allocated at every call.
+  workspaceSize = stageWorkspaceBytes(model, program);
+  if (workspaceSize) {
+    workspace = this->device.allocate(workspaceSize);
+    allocations.push_back(workspace);
+  }
   for (const ExecPool &pool : plan.pools) {
     poolMemory.push_back(
         allocateZeroed(pool.bytes * static_cast<size_t>(pool.slots)));
@@ -227,6 +234,14 @@ void Executor::stageArguments(int index) {
   }
 }
 
+void Executor::callStage(pw_stage_fn fn, int64_t workspaceBytes) {
+  size_t numArgs = argPointers.size();
+  if (workspaceBytes > 0)
+    argPointers.push_back(workspace);
+  device.call(compute, fn, argPointers, resultPointers);
+  argPointers.resize(numArgs);
+}
+
 void Executor::forward(int index) {
   const pw_action &action = program.actions[index];
   const ExecAction &current = plan.actions[index];
@@ -253,7 +268,7 @@ void Executor::forward(int index) {
                           newState->end());
 
   double begin = trace ? backend.now() : 0;
-  device.call(compute, stage.forward, argPointers, resultPointers);
+  callStage(stage.forward, stage.forward_workspace);
   if (newState)
     for (int k = 0; k < stage.num_state; ++k) {
       int arg = stage.state_args[k];

@@ -214,8 +214,10 @@ void Executor::backward(int index) {
   }
 
   double begin = trace ? backend.now() : 0;
-  device.call(compute, split ? stage.backward_input : stage.backward,
-              argPointers, resultPointers);
+  if (split)
+    callStage(stage.backward_input, stage.backward_input_workspace);
+  else
+    callStage(stage.backward, stage.backward_workspace);
   for (const GradTarget &target : st.targets) {
     if (target.parameter >= 0) {
       if (!split)
@@ -253,7 +255,7 @@ void Executor::backwardWeight(int index) {
     if (target.parameter >= 0)
       resultPointers.push_back(st.scratch + target.scratch);
   double begin = trace ? backend.now() : 0;
-  device.call(compute, stage.backward_weight, argPointers, resultPointers);
+  callStage(stage.backward_weight, stage.backward_weight_workspace);
   for (const GradTarget &target : st.targets)
     if (target.parameter >= 0)
       accumulate(st, target);

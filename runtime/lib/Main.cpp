@@ -481,6 +481,16 @@ void Driver::printMemory(const Executor &executor) {
   if (rank == 0)
     for (const std::string &line : all)
       printLine(line);
+  // The buffer the stage functions keep their temporaries in (allocated
+  // once; 0 when compiled with --no-workspace).
+  all = backend->gather("workspace: rank " + std::to_string(rank) + ": " +
+                            std::to_string(executor.workspaceBytes()) +
+                            " bytes for the temporaries of its stage "
+                            "functions",
+                        0);
+  if (rank == 0)
+    for (const std::string &line : all)
+      printLine(line);
   // Steady state: the minor page faults of this rank's thread per step after
   // the first (temporaries whose pages the C library returned to the system
   // fault in again at every call).

@@ -220,6 +220,9 @@ void checkStage(const pw_model &model, int s, int replicas) {
     modelError(where + " lacks its result array");
   if (!stage.forward)
     modelError(where + " has no forward function");
+  if (stage.forward_workspace < 0 || stage.backward_workspace < 0 ||
+      stage.backward_input_workspace < 0 || stage.backward_weight_workspace < 0)
+    modelError(where + " has a negative workspace size");
   for (int r = 0; r < stage.num_results; ++r)
     checkTensor(stage.results[r], where + " result " + std::to_string(r));
   for (int a = 0; a < stage.num_args; ++a) {

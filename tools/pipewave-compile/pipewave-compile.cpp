@@ -184,6 +184,12 @@ cl::opt<std::string> matmul(
              "blas), blas (OpenBLAS), vector (MLIR tiling and "
              "vectorization) or loops (plain compiled loops)"),
     cl::init("auto"), cl::cat(category));
+cl::opt<bool> noWorkspace(
+    "no-workspace",
+    cl::desc("Stage code allocates and frees its temporaries at every call "
+             "instead of using one workspace per stage function that the "
+             "runtime allocates once (pipe-plan-workspace); --target cpu"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string>
     cxx("cxx",
         cl::desc("C++ compiler driver that links (default: c++, else mpicxx, "
@@ -272,6 +278,7 @@ void setPipelineOptions(pipewave::PipeCompileOptions &options) {
   options.cudaArch = cudaArch;
   options.precision = precision;
   options.matmul = *pipewave::symbolizeMatmulLowering(matmul);
+  options.workspace = !noWorkspace;
   if (!pipewave::compile::deviceOption().empty())
     options.device = pipewave::compile::deviceOption();
 }
@@ -523,6 +530,7 @@ int main(int argc, char **argv) {
     return 1;
   if (emit == Emit::MLIR)
     return writeText([&](raw_ostream &os) { printModule(*module, os); });
+  pipewave::target::readWorkspaceSizes(*module, *desc);
 
   progress.phase("translation to LLVM IR");
   LLVMContext llvmContext;

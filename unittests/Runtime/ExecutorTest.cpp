@@ -13,6 +13,7 @@
 #include "TestModel.h"
 #include "TestUtil.h"
 
+#include <cstdint>
 #include <cstring>
 
 using namespace pipewave::runtime;
@@ -22,8 +23,11 @@ namespace {
 
 /// Runs `config` (one rank) on the local backend and checks the outputs
 /// against the serial reference.
-void runAndCheck(const ModelConfig &config, int steps, Trace *trace = nullptr) {
+void runAndCheck(const ModelConfig &config, int steps, Trace *trace = nullptr,
+                 void (*edit)(ArithmeticModel &) = nullptr) {
   ArithmeticModel model(config);
+  if (edit)
+    edit(model);
   ASSERT_NO_THROW(validateModel(*model.get()));
   ASSERT_EQ(model.get()->num_ranks, 1);
   std::vector<float> x = makeInput(config.batch, config.features);
@@ -51,7 +55,48 @@ void runAndCheck(const ModelConfig &config, int steps, Trace *trace = nullptr) {
   }
 }
 
+/// Stage 1's forward wrapped to declare a workspace of kWorkspaceBytes:
+/// the executor must pass one buffer, 64-byte aligned, the same at every
+/// call, after the arguments; the wrapper scribbles over it.
+constexpr int64_t kWorkspaceBytes = 200;
+pw_stage_fn gWrappedForward = nullptr;
+int gWorkspaceArg = 0;
+int gWorkspaceCalls = 0;
+void *gWorkspaceSeen = nullptr;
+
+void forwardWithWorkspace(void *const *args, void *const *results) {
+  void *workspace = args[gWorkspaceArg];
+  EXPECT_NE(workspace, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(workspace) % 64, 0u);
+  if (gWorkspaceSeen)
+    EXPECT_EQ(workspace, gWorkspaceSeen);
+  gWorkspaceSeen = workspace;
+  if (workspace)
+    std::memset(workspace, 0xff, kWorkspaceBytes);
+  ++gWorkspaceCalls;
+  gWrappedForward(args, results);
+}
+
+void giveStage1AWorkspace(ArithmeticModel &model) {
+  auto *stage = const_cast<pw_stage *>(&model.get()->stages[1]);
+  gWrappedForward = stage->forward;
+  gWorkspaceArg = stage->num_args;
+  stage->forward = forwardWithWorkspace;
+  stage->forward_workspace = kWorkspaceBytes;
+}
+
 } // namespace
+
+TEST(ExecutorTest, PassesTheWorkspaceAfterTheArguments) {
+  ModelConfig config;
+  config.stages = 2;
+  config.ranks = 1;
+  config.microbatches = 2;
+  config.batch = 4;
+  config.placement = Placement::Contiguous;
+  runAndCheck(config, 3, nullptr, giveStage1AWorkspace);
+  EXPECT_EQ(gWorkspaceCalls, 3 * 2);
+}
 
 TEST(ExecutorTest, OneStageComputesTwoXPlusW) {
   ModelConfig config;

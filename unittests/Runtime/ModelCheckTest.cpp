@@ -45,6 +45,14 @@ TEST(ModelCheckTest, RejectsAbiMismatch) {
             std::string::npos);
 }
 
+TEST(ModelCheckTest, RejectsNegativeWorkspaces) {
+  ArithmeticModel model(twoStages());
+  const_cast<pw_stage *>(&model.get()->stages[1])->forward_workspace = -64;
+  EXPECT_NE(errorOf(*model.get()).find("stage 1 has a negative workspace size"),
+            std::string::npos)
+      << errorOf(*model.get());
+}
+
 TEST(ModelCheckTest, RejectsInconsistentShapes) {
   ArithmeticModel model(twoStages());
   // Stage 0 argument 0 claims the whole batch instead of a microbatch.

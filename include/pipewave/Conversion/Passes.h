@@ -50,6 +50,13 @@ struct LowerToLLVMOptions
                      "tiling and vectorization) or loops (scalar loops left "
                      "to LLVM)"),
       llvm::cl::init(MatmulLowering::Auto), matmulLoweringValues()};
+  Option<bool> workspace{
+      *this, "workspace",
+      llvm::cl::desc("Place the temporaries of every stage function in one "
+                     "workspace buffer the runtime allocates once "
+                     "(pipe-plan-workspace); false: they are allocated and "
+                     "freed at every call"),
+      llvm::cl::init(true)};
 };
 
 /// Appends the front of every stage lowering: pipe-isolate-stages, TOSA to
@@ -73,7 +80,9 @@ void addStageCodeToLLVMPasses(mlir::OpPassManager &pm, bool vectors);
 /// results turned into caller-allocated out-params (each returned allocation
 /// made unique first, pipe-unique-result-buffers), deallocation, tiled and
 /// vectorized matmuls (matmul=vector) or BLAS calls (matmul=blas) or both
-/// (matmul=auto), the ABI wrappers (pipe-stage-abi), then loops and the
+/// (matmul=auto), the temporaries in one workspace per function
+/// (pipe-plan-workspace, unless workspace=false), the ABI wrappers
+/// (pipe-stage-abi), then loops and the
 /// conversions to LLVM.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LowerToLLVMOptions &options);

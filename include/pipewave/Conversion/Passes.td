@@ -98,6 +98,73 @@ def PipeMatmulToBlas : Pass<"pipe-matmul-to-blas", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def PipePlanWorkspace : Pass<"pipe-plan-workspace", "::mlir::ModuleOp"> {
+  let summary = "Places the temporaries of every stage function in one "
+                "workspace buffer planned at compile time";
+  let description = [{
+    Runs on bufferized functions after deallocation, right before
+    `pipe-stage-abi` in `pipe-lower-to-llvm`. In every function defined in
+    the module that nothing in the module calls (the stage and training
+    functions the ABI wrappers will call), each `memref.alloc` in the entry
+    block with a static shape, the identity layout and the default memory
+    space whose buffer does not escape becomes a `memref.view` into one
+    workspace buffer, and its `memref.dealloc`s are erased:
+
+    ```mlir
+    %a = memref.alloc() {alignment = 64 : i64} : memref<8x64xf32>
+    ...
+    memref.dealloc %a : memref<8x64xf32>
+    // becomes, with a new last argument %ws: memref<Nxi8> {pipewave.workspace}
+    %c0 = arith.constant 0 : index
+    %a = memref.view %ws[%c0][] : memref<Nxi8> to memref<8x64xf32>
+    ```
+
+    Offsets come from liveness-based interval packing: an allocation is
+    live from its position in the entry block to the last operation (or the
+    operation containing it) that uses it or a view of it (casts, reshapes,
+    subviews, transposes); allocations whose live ranges do not overlap may
+    share bytes. Allocations are placed largest first at the lowest offset,
+    a multiple of `alignment` (and of the allocation's own alignment), that
+    overlaps no placed allocation live at the same time.
+
+    The workspace is a new last argument `memref<Nxi8>` marked
+    `pipewave.workspace`, and the function gets `pipewave.workspace_bytes`
+    (N, i64); `pipe-stage-abi` records N by wrapper name in the module
+    attribute `pipewave.workspaces` and loads the workspace pointer after
+    the function's other arguments (the last entry of `args`), and the runtime allocates the buffer once and
+    passes it on every call (pipewave-runtime/model.h). A function with no
+    allocation to place is left unchanged.
+
+    Left as they are (counted in the statistics, and in the remark that
+    `report` emits per function): allocations that escape (returned,
+    yielded out of a region, stored, or flowing into an operation that is
+    not a view and makes a new memref), allocations with dynamic sizes, a
+    layout or a memory space, and allocations nested in a region (loops).
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "Byte alignment of every offset and of the workspace size">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark per function: workspace bytes, allocations placed "
+           "and allocations kept">,
+  ];
+  let statistics = [
+    Statistic<"numPlaced", "placed-allocs",
+              "Allocations placed in a workspace">,
+    Statistic<"numEscaping", "escaping-allocs",
+              "Allocations kept because their buffer escapes">,
+    Statistic<"numDynamic", "dynamic-allocs",
+              "Allocations kept because of dynamic sizes, a layout or a "
+              "memory space">,
+    Statistic<"numNested", "nested-allocs",
+              "Allocations kept because they are nested in a region">,
+    Statistic<"workspaceBytes", "workspace-bytes",
+              "Workspace bytes, summed over the functions">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def PipeStageABI : Pass<"pipe-stage-abi", "::mlir::ModuleOp"> {
   let summary = "Adds the runtime ABI wrapper of every stage function";
   let description = [{

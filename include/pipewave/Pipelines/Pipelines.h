@@ -148,6 +148,12 @@ struct PipeCompileOptions : public PipelineScheduleOptions<PipeCompileOptions> {
   Option<MatmulLowering> matmul{
       *this, "matmul", llvm::cl::desc("target=cpu: how f32 matmuls run"),
       llvm::cl::init(MatmulLowering::Auto), matmulLoweringValues()};
+  Option<bool> workspace{
+      *this, "workspace",
+      llvm::cl::desc("target=cpu: stage temporaries in one workspace per "
+                     "function, allocated once by the runtime "
+                     "(pipe-plan-workspace)"),
+      llvm::cl::init(true)};
   Option<std::string> cudaArch{
       *this, "cuda-arch",
       llvm::cl::desc("target=cuda: the GPU architecture (sm_<NN>)"),

@@ -56,6 +56,11 @@ struct StageDesc {
   std::vector<TensorDesc> wstash;
   /// Stage arguments the forward returns new values of, after the stash.
   std::vector<int32_t> stateArgs;
+  /// Workspace bytes of each function (pipe-plan-workspace); 0: none.
+  int64_t forwardWorkspace = 0;
+  int64_t backwardWorkspace = 0;
+  int64_t backwardInputWorkspace = 0;
+  int64_t backwardWeightWorkspace = 0;
 };
 
 /// pw_model.
@@ -97,6 +102,12 @@ mlir::FailureOr<ModelDesc> readModelDesc(mlir::ModuleOp module,
                                          llvm::StringRef entry,
                                          llvm::StringRef modelName,
                                          llvm::StringRef wrapperPrefix);
+
+/// Sets the workspace sizes of `desc`'s stage functions from the module
+/// attribute `pipewave.workspaces` (wrapper name -> bytes) that
+/// pipe-stage-abi records for functions with a workspace
+/// (pipe-plan-workspace); a wrapper it does not name has none.
+void readWorkspaceSizes(mlir::ModuleOp module, ModelDesc &desc);
 
 /// Adds the constant `pw_model` for `desc` to `module`, with
 /// `const pw_model *pw_get_model(void)`, and, when `withMain`,

@@ -43,12 +43,13 @@ struct Emitter {
         i64(Type::getInt64Ty(ctx)), ptr(PointerType::getUnqual(ctx)) {
     tensorInfoTy =
         StructType::create(ctx, {ptr, i32, i32, ptr}, "struct.pw_tensor_info");
-    stageTy = StructType::create(ctx,
-                                 {i32, ptr, ptr, ptr, i32, ptr, ptr, // forward
-                                  i32, ptr, ptr, i32, ptr,           // training
-                                  ptr, ptr, ptr, i32, ptr,           // backward
-                                  i32, ptr},                         // state
-                                 "struct.pw_stage");
+    stageTy =
+        StructType::create(ctx, {i32, ptr, ptr, ptr, i32, ptr, ptr, // forward
+                                 i32, ptr, ptr, i32, ptr,           // training
+                                 ptr, ptr, ptr, i32, ptr,           // backward
+                                 i32, ptr,                          // state
+                                 i64, i64, i64, i64}, // workspaces
+                           "struct.pw_stage");
     actionTy = StructType::create(
         ctx, {i32, i32, i32, i32, i32, i64, i32, i32, i32}, "struct.pw_action");
     rankTy =
@@ -89,16 +90,29 @@ struct Emitter {
                         OFF(pw_tensor_info, rank), OFF(pw_tensor_info, shape)},
                        "pw_tensor_info", error) &&
            checkLayout(stageTy, sizeof(pw_stage),
-                       {OFF(pw_stage, num_args), OFF(pw_stage, args),
-                        OFF(pw_stage, arg_source), OFF(pw_stage, arg_index),
-                        OFF(pw_stage, num_results), OFF(pw_stage, results),
-                        OFF(pw_stage, forward), OFF(pw_stage, num_stash),
-                        OFF(pw_stage, stash), OFF(pw_stage, result_has_grad),
-                        OFF(pw_stage, num_grad_args), OFF(pw_stage, grad_args),
-                        OFF(pw_stage, backward), OFF(pw_stage, backward_input),
+                       {OFF(pw_stage, num_args),
+                        OFF(pw_stage, args),
+                        OFF(pw_stage, arg_source),
+                        OFF(pw_stage, arg_index),
+                        OFF(pw_stage, num_results),
+                        OFF(pw_stage, results),
+                        OFF(pw_stage, forward),
+                        OFF(pw_stage, num_stash),
+                        OFF(pw_stage, stash),
+                        OFF(pw_stage, result_has_grad),
+                        OFF(pw_stage, num_grad_args),
+                        OFF(pw_stage, grad_args),
+                        OFF(pw_stage, backward),
+                        OFF(pw_stage, backward_input),
                         OFF(pw_stage, backward_weight),
-                        OFF(pw_stage, num_wstash), OFF(pw_stage, wstash),
-                        OFF(pw_stage, num_state), OFF(pw_stage, state_args)},
+                        OFF(pw_stage, num_wstash),
+                        OFF(pw_stage, wstash),
+                        OFF(pw_stage, num_state),
+                        OFF(pw_stage, state_args),
+                        OFF(pw_stage, forward_workspace),
+                        OFF(pw_stage, backward_workspace),
+                        OFF(pw_stage, backward_input_workspace),
+                        OFF(pw_stage, backward_weight_workspace)},
                        "pw_stage", error) &&
            checkLayout(actionTy, sizeof(pw_action),
                        {OFF(pw_action, kind), OFF(pw_action, stage),
@@ -197,17 +211,29 @@ struct Emitter {
     SmallVector<Constant *> stages;
     for (const StageDesc &s : desc.stages)
       stages.push_back(ConstantStruct::get(
-          stageTy,
-          {c32(s.args.size()), tensors(s.args, "stage_args"),
-           array32(s.argSource, "arg_source"), array32(s.argIndex, "arg_index"),
-           c32(s.results.size()), tensors(s.results, "stage_results"),
-           stageFn(s.forwardSymbol), c32(s.stash.size()),
-           tensors(s.stash, "stash"),
-           array32(s.resultHasGrad, "result_has_grad"), c32(s.gradArgs.size()),
-           array32(s.gradArgs, "grad_args"), stageFn(s.backwardSymbol),
-           stageFn(s.backwardInputSymbol), stageFn(s.backwardWeightSymbol),
-           c32(s.wstash.size()), tensors(s.wstash, "wstash"),
-           c32(s.stateArgs.size()), array32(s.stateArgs, "state_args")}));
+          stageTy, {c32(s.args.size()),
+                    tensors(s.args, "stage_args"),
+                    array32(s.argSource, "arg_source"),
+                    array32(s.argIndex, "arg_index"),
+                    c32(s.results.size()),
+                    tensors(s.results, "stage_results"),
+                    stageFn(s.forwardSymbol),
+                    c32(s.stash.size()),
+                    tensors(s.stash, "stash"),
+                    array32(s.resultHasGrad, "result_has_grad"),
+                    c32(s.gradArgs.size()),
+                    array32(s.gradArgs, "grad_args"),
+                    stageFn(s.backwardSymbol),
+                    stageFn(s.backwardInputSymbol),
+                    stageFn(s.backwardWeightSymbol),
+                    c32(s.wstash.size()),
+                    tensors(s.wstash, "wstash"),
+                    c32(s.stateArgs.size()),
+                    array32(s.stateArgs, "state_args"),
+                    c64(s.forwardWorkspace),
+                    c64(s.backwardWorkspace),
+                    c64(s.backwardInputWorkspace),
+                    c64(s.backwardWeightWorkspace)}));
 
     std::vector<int32_t> groupPool;
     SmallVector<Constant *> ranks;

@@ -366,3 +366,19 @@ FailureOr<ModelDesc> pipewave::target::readModelDesc(ModuleOp module,
   }
   return desc;
 }
+
+void pipewave::target::readWorkspaceSizes(ModuleOp module, ModelDesc &desc) {
+  auto sizes = module->getAttrOfType<DictionaryAttr>("pipewave.workspaces");
+  auto bytesOf = [&](const std::string &symbol) -> int64_t {
+    if (!sizes || symbol.empty())
+      return 0;
+    auto bytes = sizes.getAs<IntegerAttr>(symbol);
+    return bytes ? bytes.getInt() : 0;
+  };
+  for (StageDesc &stage : desc.stages) {
+    stage.forwardWorkspace = bytesOf(stage.forwardSymbol);
+    stage.backwardWorkspace = bytesOf(stage.backwardSymbol);
+    stage.backwardInputWorkspace = bytesOf(stage.backwardInputSymbol);
+    stage.backwardWeightWorkspace = bytesOf(stage.backwardWeightSymbol);
+  }
+}

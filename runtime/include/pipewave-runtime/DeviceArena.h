@@ -15,7 +15,8 @@
 //   executor allocates on a device that does not share host memory (model
 //   inputs the rank reads, every pool's slots, outputs, and for training
 //   the flat gradient buffers, optimizer state, gradient scratch and the
-//   seed), each rounded up as the arena rounds it. The executor reserves it
+//   seed, and the stage functions' workspace), each rounded up as the arena
+//   rounds it. The executor reserves it
 //   (Device::reserve) before its first allocation.
 //
 //===----------------------------------------------------------------------===//
@@ -68,6 +69,13 @@ private:
   size_t highest = 0;
   std::vector<Piece> pieces;
 };
+
+/// The workspace a rank following `program` needs: the largest
+/// `*_workspace` of the functions of the stages it holds (model.h). All
+/// stage calls of a rank run one after the other on its compute stream, so
+/// one buffer of that size serves them all.
+size_t stageWorkspaceBytes(const pw_model &model,
+                           const pw_rank_program &program);
 
 /// An upper bound of the device memory an Executor of `model` following
 /// `plan` with `optimizer` and the model inputs `inputs` (those not null

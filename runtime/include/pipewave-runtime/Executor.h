@@ -182,6 +182,9 @@ public:
   size_t peakActivationBytes() const { return peakRetained; }
   /// The same per (stage, microbatch) of `stage`: what F adds.
   size_t activationBytes(int stage) const { return retainBytes[stage]; }
+  /// Bytes of the workspace the stage functions of this rank share
+  /// (stageWorkspaceBytes, DeviceArena.h), allocated once.
+  size_t workspaceBytes() const { return workspaceSize; }
 
   /// The replica this rank belongs to, and how many there are.
   int replica() const { return replicaIndex; }
@@ -296,6 +299,10 @@ private:
   std::vector<void *> outputMemory;
   std::vector<void *> argPointers;
   std::vector<void *> resultPointers;
+  /// The stage functions' workspace (model.h), passed as the entry after
+  /// their arguments by callStage().
+  void *workspace = nullptr;
+  size_t workspaceSize = 0;
 
   std::vector<StageState> stages;
   std::vector<TrainedParameter> trained;
@@ -325,6 +332,10 @@ private:
   void backward(int index);
   void backwardWeight(int index);
   void accumulate(const StageState &stage, const GradTarget &target);
+  /// Calls `fn` on the compute stream with argPointers, then the workspace
+  /// when `workspaceBytes` (the function's *_workspace) is not 0, and
+  /// resultPointers.
+  void callStage(pw_stage_fn fn, int64_t workspaceBytes);
   void allreduce(int index);
   /// Sums a tied parameter's gradient over its holders (see model.h).
   void tiedAllreduce(int index);

@@ -48,6 +48,14 @@
  * functions never allocate what they return: the caller passes every result
  * buffer, already allocated.
  *
+ * Workspaces. A stage function whose `*_workspace` field in pw_stage is
+ * non-zero keeps its temporaries in a workspace the caller provides (planned
+ * at compile time by pipe-plan-workspace): one more entry of `args`, after
+ * the function's own arguments, pointing at at least that many bytes,
+ * aligned to 64. Its contents need not survive between calls, so calls that
+ * run one after the other may share one buffer; calls that may overlap need
+ * one each. A function whose field is 0 reads no such entry.
+ *
  *===----------------------------------------------------------------------===*/
 
 #ifndef PIPEWAVE_RUNTIME_MODEL_H
@@ -167,6 +175,12 @@ typedef struct pw_stage {
   const pw_tensor_info *wstash;
   int32_t num_state;
   const int32_t *state_args; /* stage argument indices, ascending */
+
+  /* Workspace bytes of each function (see "Workspaces" above; 0: none). */
+  int64_t forward_workspace;
+  int64_t backward_workspace;
+  int64_t backward_input_workspace;
+  int64_t backward_weight_workspace;
 } pw_stage;
 
 /* One action of a rank; mirrors the sched dialect. */

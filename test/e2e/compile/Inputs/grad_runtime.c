@@ -69,6 +69,22 @@ static void fill(const pw_tensor_info *t, int input, void *data) {
 static void *zeros(const pw_tensor_info *t) { return calloc(1, bytes(t)); }
 
 static const pw_model *m;
+/* The workspace of the stage functions (model.h): one buffer of the largest
+ * size, passed after the arguments of every call. */
+static void *workspace;
+static void *alloc_workspace(const pw_model *model) {
+  int64_t most = 0;
+  for (int s = 0; s < model->num_stages; ++s) {
+    const pw_stage *st = &model->stages[s];
+    int64_t sizes[] = {st->forward_workspace, st->backward_workspace,
+                       st->backward_input_workspace,
+                       st->backward_weight_workspace};
+    for (int k = 0; k < 4; ++k)
+      most = sizes[k] > most ? sizes[k] : most;
+  }
+  return most ? aligned_alloc(64, ((size_t)most + 63) / 64 * 64) : NULL;
+}
+
 static void **inputs;  /* model inputs (global batch) */
 static double **grads; /* accumulated gradient of every parameter input */
 
@@ -98,6 +114,7 @@ static void **forward(int s, void **args) {
     out[r] = zeros(&st->results[r]);
   for (int r = 0; r < st->num_stash; ++r)
     out[st->num_results + r] = zeros(&st->stash[r]);
+  args[st->num_args] = workspace;
   st->forward(args, out);
   return out;
 }
@@ -182,13 +199,16 @@ static int backprop(int split) {
         }
         for (int w = 0; w < st->num_wstash; ++w)
           iout[ni + w] = zeros(&st->wstash[w]);
+        bargs[k] = workspace;
         st->backward_input(bargs, iout);
+        iout[ni + st->num_wstash] = workspace;
         st->backward_weight(iout + ni, wout);
         for (int w = 0; w < st->num_wstash; ++w)
           free(iout[ni + w]);
         free(iout);
         free(wout);
       } else {
+        bargs[k] = workspace;
         st->backward(bargs, g);
       }
       free(bargs);
@@ -249,6 +269,7 @@ int pw_runtime_main(int argc, char **argv, const pw_model *model) {
   printf("model %s stages %d microbatches %d%s\n", m->name, m->num_stages,
          m->num_microbatches, split ? " split" : "");
 
+  workspace = alloc_workspace(m);
   inputs = calloc((size_t)m->num_inputs, sizeof(void *));
   grads = calloc((size_t)m->num_inputs, sizeof(double *));
   for (int i = 0; i < m->num_inputs; ++i) {

@@ -104,6 +104,13 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
   if (check_actions(m))
     return 1;
 
+  /* The stage functions' workspace (model.h): only the forwards run here. */
+  int64_t most = 0;
+  for (int s = 0; s < m->num_stages; ++s)
+    if (m->stages[s].forward_workspace > most)
+      most = m->stages[s].forward_workspace;
+  void *workspace =
+      most ? aligned_alloc(64, ((size_t)most + 63) / 64 * 64) : NULL;
   void **inputs = calloc((size_t)m->num_inputs, sizeof(void *));
   for (int i = 0; i < m->num_inputs; ++i) {
     inputs[i] = malloc(bytes(&m->inputs[i]));
@@ -156,6 +163,7 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
         results[r] = malloc(bytes(&st->results[r]));
       for (int r = 0; r < st->num_stash; ++r)
         results[st->num_results + r] = malloc(bytes(&st->stash[r]));
+      args[st->num_args] = workspace;
       st->forward(args, results);
       for (int r = 0; r < st->num_stash; ++r)
         free(results[st->num_results + r]);
