@@ -17,9 +17,9 @@
  *
  * KIND is F, B, I, W or acc (the accumulation of the stage's parameter
  * gradients). The cost of reading the two clocks (the median of timing
- * nothing) is subtracted. Inputs are small finite values (integers 0). The heap policy
- * is the runtime's (runtime/lib/HostMemory.cpp): freed memory stays mapped,
- * so the temporaries of a stage function do not fault in fresh pages on
+ * nothing) is subtracted. Inputs are small finite values (integers 0). The heap
+ * policy is the runtime's (runtime/lib/HostMemory.cpp): freed memory stays
+ * mapped, so the temporaries of a stage function do not fault in fresh pages on
  * every call.
  *
  *===----------------------------------------------------------------------===*/
@@ -149,8 +149,7 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
       /* backward_input -> d_activation_args..., wstash...;
          backward_weight(wstash...) -> d_param_args... */
       int nact = st->num_grad_args - numParams;
-      void **ires = calloc((size_t)(nact + st->num_wstash) + 1,
-                           sizeof(void *));
+      void **ires = calloc((size_t)(nact + st->num_wstash) + 1, sizeof(void *));
       void **wargs = calloc((size_t)st->num_wstash + 1, sizeof(void *));
       void **wres = calloc((size_t)numParams + 1, sizeof(void *));
       int ni = 0, nw = 0;

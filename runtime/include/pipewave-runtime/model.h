@@ -240,11 +240,11 @@ typedef struct pw_model {
   const pw_rank_program *ranks; /* num_ranks entries */
   const int32_t *group_ranks;   /* pool for allreduce groups */
 
-  int32_t device;           /* pw_device_kind of the stage functions */
-  const char *weights_file; /* the model's own parameter values: a
-                               safetensors file beside the executable
-                               (a name relative to its directory), used
-                               without --init; NULL: the model has none */
+  int32_t device;                  /* pw_device_kind of the stage functions */
+  const char *weights_file;        /* the model's own parameter values: a
+                                      safetensors file beside the executable
+                                      (a name relative to its directory), used
+                                      without --init; NULL: the model has none */
   const int32_t *input_is_counter; /* NULL, or num_inputs entries: 1 marks
                                       the data input the runtime fills every
                                       step with the step counter (see
