@@ -116,9 +116,21 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
   for (int s = 0; s < m->num_stages; ++s) {
     const pw_stage *st = &m->stages[s];
     int na = st->num_args, nr = st->num_results, ns = st->num_stash;
+    /* One workspace for the stage's functions (model.h): each takes it after
+       its own arguments (a function without one ignores the extra entry). */
+    int64_t most = st->forward_workspace;
+    if (st->backward_workspace > most)
+      most = st->backward_workspace;
+    if (st->backward_input_workspace > most)
+      most = st->backward_input_workspace;
+    if (st->backward_weight_workspace > most)
+      most = st->backward_weight_workspace;
+    void *workspace =
+        most > 0 ? aligned_alloc(64, ((size_t)most + 63) / 64 * 64) : NULL;
     void **args = calloc((size_t)na + 1, sizeof(void *));
     for (int i = 0; i < na; ++i)
       args[i] = buffer(&st->args[i], i);
+    args[na] = workspace;
     void **fres = calloc((size_t)(nr + ns) + 1, sizeof(void *));
     for (int i = 0; i < nr; ++i)
       fres[i] = buffer(&st->results[i], 0);
@@ -137,6 +149,7 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
     for (int i = 0; i < nr; ++i)
       if (st->result_has_grad[i])
         bargs[nb++] = buffer(&st->results[i], 7);
+    bargs[nb] = workspace;
     void **bres = calloc((size_t)st->num_grad_args + 1, sizeof(void *));
     int numParams = 0;
     for (int i = 0; i < st->num_grad_args; ++i) {
@@ -160,6 +173,7 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
           ires[ni++] = bres[i];
       for (int i = 0; i < st->num_wstash; ++i)
         ires[ni++] = wargs[i] = buffer(&st->wstash[i], 0);
+      wargs[st->num_wstash] = workspace;
       all[count++] = (timed){s, "I", st->backward_input, bargs, ires};
       all[count++] = (timed){s, "W", st->backward_weight, wargs, wres};
     }
