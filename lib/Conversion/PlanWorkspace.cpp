@@ -33,10 +33,9 @@ using namespace pipewave;
 
 namespace {
 
-/// The argument attribute of the workspace and the function attribute
-/// holding its size in bytes.
+/// The argument attribute of the workspace (its size in bytes is the
+/// function attribute kWorkspaceBytesAttr, Passes.h).
 constexpr StringLiteral kWorkspaceArgAttr = "pipewave.workspace";
-constexpr StringLiteral kWorkspaceBytesAttr = "pipewave.workspace_bytes";
 
 /// What becomes of one allocation.
 enum class Verdict { Placed, Escaping, Dynamic, Nested };

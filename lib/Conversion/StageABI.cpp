@@ -42,9 +42,8 @@ namespace {
 /// The attribute buffer-results-to-out-params{add-result-attr} puts on
 /// out-parameters.
 constexpr StringLiteral kResultAttr = "bufferize.result";
-/// The size of the workspace pipe-plan-workspace gave a function, and the
-/// module's dictionary of the sizes by wrapper name.
-constexpr StringLiteral kWorkspaceBytesAttr = "pipewave.workspace_bytes";
+/// The module's dictionary of the workspace sizes (kWorkspaceBytesAttr,
+/// Passes.h) by wrapper name.
 constexpr StringLiteral kWorkspacesAttr = "pipewave.workspaces";
 
 struct PipeStageABIPass

@@ -28,6 +28,11 @@ namespace pipewave {
 #define GEN_PASS_REGISTRATION
 #include "pipewave/Conversion/Passes.h.inc"
 
+/// The function attribute in which pipe-plan-workspace records the size in
+/// bytes of the workspace it gave a function (read by pipe-stage-abi).
+inline constexpr llvm::StringLiteral kWorkspaceBytesAttr =
+    "pipewave.workspace_bytes";
+
 /// The spellings of MatmulLowering for an option (`matmul`).
 inline llvm::cl::ValuesClass matmulLoweringValues() {
   return llvm::cl::values(
