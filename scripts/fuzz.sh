@@ -7,8 +7,8 @@
 #
 # Usage: scripts/fuzz.sh [BUILD_DIR] [TARGET...]
 #   BUILD_DIR  default: build-fuzz in the source tree
-#   TARGET     import stablehlo npy safetensors checkpoint action-list device
-#              profile sched (default: all; import needs libonnx)
+#   TARGET     import stablehlo params npy safetensors checkpoint action-list
+#              device profile sched (default: all; import needs libonnx)
 # The runs are reproducible: a fixed seed (PIPEWAVE_FUZZ_SEED, default 1) and
 # a fixed number of inputs per target (the table below, or
 # PIPEWAVE_FUZZ_RUNS); the time budget (the table, or PIPEWAVE_FUZZ_SECONDS
@@ -24,13 +24,13 @@ seed=${PIPEWAVE_FUZZ_SEED:-1}
 
 # target: default inputs, default seconds (about 2.5 minutes in all).
 declare -A default_runs=(
-  [import]=20000 [stablehlo]=4000 [sched]=20000 [npy]=30000
+  [import]=20000 [stablehlo]=4000 [params]=30000 [sched]=20000 [npy]=30000
   [safetensors]=30000 [checkpoint]=20000 [action-list]=100000
   [device]=100000 [profile]=100000)
 declare -A default_seconds=(
-  [import]=40 [stablehlo]=30 [sched]=15 [npy]=15 [safetensors]=15
+  [import]=40 [stablehlo]=30 [params]=10 [sched]=15 [npy]=15 [safetensors]=15
   [checkpoint]=15 [action-list]=10 [device]=10 [profile]=10)
-all=(import stablehlo sched npy safetensors checkpoint action-list device
+all=(import stablehlo params sched npy safetensors checkpoint action-list device
   profile)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all[@]}"); fi
@@ -114,6 +114,13 @@ seeds() {
     rm -rf "$dir"
     mkdir -p "$dir"
     find "$root/test" "$root/examples" -name '*.npy' -exec cp {} "$dir/" \;
+    echo "$dir" ;;
+  params)
+    # Both of the importer's formats: each input is tried as either.
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    find "$root/test" "$root/examples" \( -name '*.npy' -o \
+      -name '*.safetensors' \) -exec cp {} "$dir/" \;
     echo "$dir" ;;
   safetensors)
     rm -rf "$dir"

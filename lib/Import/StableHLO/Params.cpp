@@ -14,6 +14,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 
 using namespace llvm;
 using namespace pipewave::shloimport;
@@ -30,6 +32,18 @@ uint64_t readLE(StringRef bytes, size_t n) {
 bool fail(std::string &error, const Twine &message) {
   error = message.str();
   return false;
+}
+
+/// The bytes of float32 data of `shape` (dimensions at least 0); none if the
+/// count does not fit in 64 bits.
+std::optional<uint64_t> f32Bytes(ArrayRef<int64_t> shape) {
+  uint64_t bytes = 4;
+  for (int64_t d : shape) {
+    if (d != 0 && bytes > UINT64_MAX / (uint64_t)d)
+      return std::nullopt;
+    bytes *= (uint64_t)d;
+  }
+  return bytes;
 }
 
 bool loadSafetensors(const std::string &path,
@@ -68,14 +82,25 @@ bool loadSafetensors(const std::string &path,
       return fail(error, Twine("'") + path + "': tensor '" + key + "' is " +
                              *dtype + " (only F32 parameters are supported)");
     Tensor tensor;
-    for (const json::Value &d : *shape)
-      tensor.shape.push_back(d.getAsInteger().value_or(-1));
-    int64_t begin = (*offsets)[0].getAsInteger().value_or(-1);
-    int64_t end = (*offsets)[1].getAsInteger().value_or(-1);
-    if (begin < 0 || end < begin || (uint64_t)end > body.size())
+    for (const json::Value &d : *shape) {
+      std::optional<int64_t> dim = d.getAsInteger();
+      if (!dim || *dim < 0)
+        return fail(error, Twine("'") + path + "': tensor '" + key +
+                               "' has a bad shape");
+      tensor.shape.push_back(*dim);
+    }
+    std::optional<int64_t> begin = (*offsets)[0].getAsInteger();
+    std::optional<int64_t> end = (*offsets)[1].getAsInteger();
+    if (!begin || !end || *begin < 0 || *end < *begin ||
+        (uint64_t)*end > body.size())
       return fail(error,
                   "'" + path + "': tensor '" + key + "' has bad data offsets");
-    tensor.bytes = body.substr(begin, end - begin).str();
+    std::optional<uint64_t> bytes = f32Bytes(tensor.shape);
+    if (!bytes || *bytes != (uint64_t)(*end - *begin))
+      return fail(error, Twine("'") + path + "': tensor '" + key + "' has " +
+                             Twine(*end - *begin) +
+                             " bytes of data, not the size of its shape");
+    tensor.bytes = body.substr(*begin, *end - *begin).str();
     out[key.str()] = std::move(tensor);
   }
   return true;
@@ -91,8 +116,16 @@ bool loadNpy(const std::string &path, Tensor &tensor, std::string &error) {
   if (!data.starts_with("\x93NUMPY") || data.size() < 10)
     return fail(error, Twine("'") + path + "' is not a .npy file");
   int major = (uint8_t)data[6];
+  if (major < 1 || major > 3)
+    return fail(error, Twine("'") + path + "': .npy version " + Twine(major) +
+                           " is not supported");
   size_t lenBytes = major == 1 ? 2 : 4;
+  if (data.size() < 8 + lenBytes)
+    return fail(error, Twine("'") + path + "': the header is truncated");
   size_t n = readLE(data.substr(8), lenBytes);
+  if (n > data.size() - 8 - lenBytes)
+    return fail(error, Twine("'") + path +
+                           "': the header runs past the end of the file");
   StringRef header = data.substr(8 + lenBytes, n);
   StringRef body = data.substr(8 + lenBytes + n);
   if (!header.contains("'descr': '<f4'") ||
@@ -101,20 +134,19 @@ bool loadNpy(const std::string &path, Tensor &tensor, std::string &error) {
                            "': only little-endian float32 in C "
                            "order is supported");
   size_t open = header.find("'shape': (");
-  size_t close = header.find(')', open);
+  size_t close = open == StringRef::npos ? open : header.find(')', open);
   if (open == StringRef::npos || close == StringRef::npos)
     return fail(error, Twine("'") + path + "': no shape in the header");
   SmallVector<StringRef> dims;
   header.slice(open + 10, close).split(dims, ',', -1, /*KeepEmpty=*/false);
-  int64_t count = 1;
   for (StringRef d : dims) {
     int64_t v;
-    if (d.trim().getAsInteger(10, v))
+    if (d.trim().getAsInteger(10, v) || v < 0)
       return fail(error, Twine("'") + path + "': bad shape in the header");
     tensor.shape.push_back(v);
-    count *= v;
   }
-  if (body.size() != (size_t)count * 4)
+  std::optional<uint64_t> bytes = f32Bytes(tensor.shape);
+  if (!bytes || body.size() != *bytes)
     return fail(error,
                 Twine("'") + path + "': data size does not match the shape");
   tensor.bytes = body.str();
