@@ -438,6 +438,9 @@ void Driver::chooseGemmThreads() {
     gemmThreads = "none (no OpenBLAS in this binary)";
   else
     gemmThreads = "as " + choice.reason + " says";
+  std::string kernels = gemmKernels(std::getenv("OPENBLAS_CORETYPE"));
+  if (!kernels.empty())
+    gemmThreads += ", " + kernels;
 }
 
 void Driver::printSummary(const std::vector<double> &times) {

@@ -60,4 +60,20 @@ bool setGemmThreads(int threads) {
   return true;
 }
 
+std::string describeGemmKernels(const char *core, const char *coretypeEnv) {
+  if (!core || !*core)
+    return "";
+  std::string text = "OpenBLAS kernels " + std::string(core);
+  if (coretypeEnv && *coretypeEnv)
+    text += " (as OPENBLAS_CORETYPE says)";
+  return text;
+}
+
+std::string gemmKernels(const char *coretypeEnv) {
+  using CoreName = char *(*)();
+  auto name =
+      reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  return describeGemmKernels(name ? name() : nullptr, coretypeEnv);
+}
+
 } // namespace pipewave::runtime

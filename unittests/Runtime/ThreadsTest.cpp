@@ -37,3 +37,14 @@ TEST(ThreadsTest, TheOptionThenTheUsersVariablesDecide) {
 TEST(ThreadsTest, CpusComeFromTheAffinityMask) {
   EXPECT_GE(availableCpus(), 1);
 }
+
+TEST(ThreadsTest, TheGemmKernelsSayWhoChoseThem) {
+  EXPECT_EQ(describeGemmKernels("Cooperlake", nullptr),
+            "OpenBLAS kernels Cooperlake");
+  EXPECT_EQ(describeGemmKernels("Haswell", "Haswell"),
+            "OpenBLAS kernels Haswell (as OPENBLAS_CORETYPE says)");
+  EXPECT_EQ(describeGemmKernels("Zen", ""), "OpenBLAS kernels Zen");
+  // No OpenBLAS in the process: nothing to say.
+  EXPECT_EQ(describeGemmKernels(nullptr, "Haswell"), "");
+  EXPECT_EQ(describeGemmKernels("", nullptr), "");
+}

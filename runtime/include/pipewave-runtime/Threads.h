@@ -42,6 +42,17 @@ int availableCpus();
 /// when it has not (the stage code then runs no threaded GEMMs).
 bool setGemmThreads(int threads);
 
+/// "OpenBLAS kernels NAME" for the kernels OpenBLAS chose for this CPU (its
+/// openblas_get_corename()), with "(as OPENBLAS_CORETYPE says)" when
+/// `coretypeEnv` (the variable, null when unset) forced them; empty when the
+/// process has no OpenBLAS. Forcing older kernels (e.g. Haswell's AVX2 on an
+/// AVX-512 CPU) can halve the GEMM rate.
+std::string gemmKernels(const char *coretypeEnv);
+
+/// gemmKernels()'s text for OpenBLAS's core name `core` (null or empty: no
+/// OpenBLAS).
+std::string describeGemmKernels(const char *core, const char *coretypeEnv);
+
 } // namespace pipewave::runtime
 
 #endif // PIPEWAVE_RUNTIME_THREADS_H
