@@ -328,6 +328,38 @@ def sgemm_rate(py):
     return float(out.strip())
 
 
+OPENBLAS_RATE = r"""
+import ctypes, os, time
+lib = ctypes.CDLL("libopenblas.so.0")
+lib.openblas_set_num_threads(1)
+lib.openblas_get_corename.restype = ctypes.c_char_p
+M, N, K = 256, 512, 512
+a = (ctypes.c_float * (M * K))(*([0.5] * (M * K)))
+b = (ctypes.c_float * (K * N))(*([0.25] * (K * N)))
+c = (ctypes.c_float * (M * N))()
+f = ctypes.c_float
+best = 1e9
+for _ in range(20):
+    t = time.perf_counter()
+    lib.cblas_sgemm(101, 111, 111, M, N, K, f(1), a, K, b, N, f(0), c, N)
+    best = min(best, time.perf_counter() - t)
+print(2 * M * N * K / best / 1e9, lib.openblas_get_corename().decode())
+"""
+
+
+def openblas_rate():
+    """Single-core sgemm rate of the OpenBLAS pipewave's binaries load (in
+    this environment, so with whatever OPENBLAS_CORETYPE says) and the name
+    of its kernels; (None, None) without OpenBLAS."""
+    try:
+        out = subprocess.run(["taskset", "-c", "0", sys.executable, "-c",
+                              OPENBLAS_RATE], capture_output=True, text=True,
+                             check=True).stdout.split()
+        return float(out[0]), out[1]
+    except (subprocess.CalledProcessError, IndexError, ValueError):
+        return None, None
+
+
 def trace_ratio(path):
     """Median backward / forward time per microbatch from a --trace file."""
     with open(path) as f:
@@ -384,6 +416,13 @@ def main():
     rate = sgemm_rate(py)
     print("single-core sgemm (torch.mm 256x512x512, best of 20): "
           "%.1f GFLOP/s" % rate, flush=True)
+    blas_rate, core = openblas_rate()
+    if blas_rate:
+        forced = os.environ.get("OPENBLAS_CORETYPE")
+        print("single-core sgemm (OpenBLAS cblas_sgemm 256x512x512, best of "
+              "20): %.1f GFLOP/s, kernels %s (%s)"
+              % (blas_rate, core, "as OPENBLAS_CORETYPE=%s says" % forced
+                 if forced else "OpenBLAS's choice for this CPU"), flush=True)
 
     for model in ([opts.only] if opts.only else list(WORKLOADS)):
         work = os.path.join(tmp, model)
@@ -429,11 +468,16 @@ def main():
             if model == "mlp" and ranks == 2 and schedule == "1f1b":
                 widths, batch, layers = 512, 256, 8
                 flops = 2 * batch * widths * widths * (3 * layers - 1)
-                ideal = flops / 2 / (rate * 1e9) * (m + 1) / m * 1e3
                 best = statistics.median(summary(r)[0] for r in pw_runs)
-                print("\nideal 2-rank 1F1B step at %.1f GFLOP/s: %.1f ms; "
-                      "pipewave median %.1f ms = %.2f x ideal\n"
-                      % (rate, ideal, best, best / ideal), flush=True)
+                # At the faster of the two measured sgemm rates.
+                for name, r in (("torch.mm", rate), ("OpenBLAS", blas_rate)):
+                    if not r:
+                        continue
+                    ideal = flops / 2 / (r * 1e9) * (m + 1) / m * 1e3
+                    print("\nideal 2-rank 1F1B step at %s's %.1f GFLOP/s: "
+                          "%.1f ms; pipewave median %.1f ms = %.2f x ideal"
+                          % (name, r, ideal, best, best / ideal), flush=True)
+                print(flush=True)
         # Backward / forward per microbatch from pipewave's trace.
         m = WORKLOADS[model]
         exe = os.path.join(work, "pw-2-%d-1f1b" % m)
