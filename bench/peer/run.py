@@ -360,6 +360,32 @@ def openblas_rate():
         return None, None
 
 
+def wait_fractions(path):
+    """Per rank (trace pid), the share of its steps 2..N spent waiting for
+    messages (the trace's recv and send-wait spans), from the end of its
+    first optimizer update to the end of its last."""
+    with open(path) as f:
+        events = json.load(f)
+    if isinstance(events, dict):
+        events = events.get("traceEvents", [])
+    ranks = {}
+    for e in events:
+        if e.get("ph") == "X":
+            ranks.setdefault(e["pid"], []).append(e)
+    out = {}
+    for pid, spans in sorted(ranks.items()):
+        ends = sorted(e["ts"] + e["dur"] for e in spans
+                      if e.get("cat") == "optimizer")
+        if len(ends) < 2:
+            continue
+        start, end = ends[0], ends[-1]
+        waited = sum(e["dur"] for e in spans
+                     if e.get("cat") in ("recv", "send")
+                     and start <= e["ts"] < end)
+        out[pid] = waited / (end - start)
+    return out
+
+
 def trace_ratio(path):
     """Median backward / forward time per microbatch from a --trace file."""
     with open(path) as f:
@@ -488,6 +514,12 @@ def main():
             print("pipewave --trace, 2 ranks 1F1B: forward %.3f ms, backward "
                   "%.3f ms per microbatch (medians): backward / forward %.2f"
                   % (r[0] / 1e3, r[1] / 1e3, r[1] / r[0]))
+        waits = wait_fractions(trace)
+        if waits:
+            print("pipewave --trace, 2 ranks 1F1B: share of the step each rank "
+                  "waits for messages: " + ", ".join(
+                      "rank %s %.1f%%" % (pid, 100 * w)
+                      for pid, w in waits.items()))
     print("\nload average after: %.2f %.2f %.2f" % os.getloadavg())
 
 
