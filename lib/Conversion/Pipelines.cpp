@@ -42,8 +42,9 @@ void pipewave::addStagesToLinalgPasses(OpPassManager &pm) {
   fn.addPass(createTosaToArithPass());
   fn.addPass(createTosaToTensorPass());
   pm.addPass(createCanonicalizerPass());
-  // One loop nest (and one buffer) for chains of elementwise ops.
-  pm.nest<func::FuncOp>().addPass(createLinalgElementwiseOpFusionPass());
+  // One loop nest (and one buffer) for chains of elementwise ops; reshapes
+  // stay out of the matmuls, which the matmul lowerings find by name.
+  pm.nest<func::FuncOp>().addPass(createPipeFuseElementwise());
 }
 
 void pipewave::addStageBufferizationPasses(OpPassManager &pm) {

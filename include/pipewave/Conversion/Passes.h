@@ -66,7 +66,7 @@ struct LowerToLLVMOptions
 
 /// Appends the front of every stage lowering: pipe-isolate-stages, TOSA to
 /// linalg, arith and tensor, and one loop nest per chain of element-wise
-/// ops.
+/// ops (pipe-fuse-elementwise, which keeps reshapes out of the matmuls).
 void addStagesToLinalgPasses(mlir::OpPassManager &pm);
 
 /// Appends whole-function bufferization of the stage code with results as

@@ -47,6 +47,40 @@ def PipeLowerDropout : Pass<"pipe-lower-dropout", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PipeFuseElementwise
+    : Pass<"pipe-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuses element-wise linalg ops, keeping matmuls named";
+  let description = [{
+    Last step of the stage lowering's front (after TOSA is lowered to
+    linalg): the patterns of upstream `linalg-fuse-elementwise-ops` (one
+    loop nest for each chain of element-wise `linalg.generic`s, reshapes
+    propagated through linalg ops by expanding their loops, constant
+    folding), with one restriction: a `tensor.collapse_shape` or
+    `tensor.expand_shape` is never folded into, or through, a named
+    contraction (`linalg.batch_matmul`, `linalg.matmul` and the other ops
+    of `ContractionOpInterface`). Folding the attention's head split
+    (`[2, 4, 64, 32] -> [8, 64, 32]`) into the batch matmul it feeds would
+    turn the matmul into a 4-D `linalg.generic` that neither
+    `pipe-matmul-vectorize` nor `pipe-matmul-to-blas` recognises, so it
+    would run as scalar loops. The reshape stays next to the matmul
+    instead (a view after bufferization):
+
+    ```mlir
+    %h = tensor.collapse_shape %t [[0, 1], [2], [3]]
+        : tensor<2x4x64x32xf32> into tensor<8x64x32xf32>
+    %s = linalg.batch_matmul ins(%h, %k : tensor<8x64x32xf32>,
+        tensor<8x32x64xf32>) outs(%z : tensor<8x64x64xf32>)
+        -> tensor<8x64x64xf32>
+    // stays as it is (linalg-fuse-elementwise-ops makes one generic of it)
+    ```
+
+    As in the upstream pass, a producer is fused only into its single user.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PipeUniqueResultBuffers
     : Pass<"pipe-unique-result-buffers", "::mlir::func::FuncOp"> {
   let summary = "Gives every returned allocation its own result buffer";
