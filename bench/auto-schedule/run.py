@@ -6,12 +6,15 @@ the candidates auto simulated (its remark's table: schedule, microbatches,
 recompute, ranks, predicted step time, in auto's order, best first). Then
 compiles every candidate (or the first --top of them) with those options
 and measures it with pipewave-run: STEPS Adam steps, the median step time
-of steps 2..STEPS (the runtime's "steps 2-K" line), best of --repeat runs.
+of steps 2..STEPS (the runtime's "steps 2-K" line), best of --repeat
+rounds (each round runs every candidate once, so a slow spell of a loaded
+machine hits them all).
 Prints one markdown table per model and whether auto's pick is within 10%
 of the fastest measured candidate.
 
   python3 bench/auto-schedule/run.py BUILD_DIR [--steps 20] [--repeat 2]
       [--stages 4] [--models mlp,transformer] [--top N] [--device NAME]
+      [--run-arg ARG]...
 
 Models: mlp and transformer (the examples), mlp512 (8 layers of width 512
 at batch 256, scripts/gen-mlp.py) and transformer256 (4 blocks of width
@@ -96,26 +99,24 @@ def candidates(build, model, stages, device, work):
     return rows, device_line.group(1) if device_line else "?"
 
 
-def measure(build, model, inputs, row, steps, repeat, work):
-    binary = os.path.join(work, "candidate")
+def compile_candidate(build, model, row, binary):
     run([os.path.join(build, "bin", "pipewave-compile"), model, "-o", binary,
          "--stages", str(row["stages"]), "--quiet"] + row["options"])
+
+
+def measure_once(build, inputs, row, binary, steps, run_args, work):
     data = []
     for name, _ in inputs:
         data += ["--data", "%s=%s" % (name, os.path.join(work, name + ".npy"))]
-    best = None
-    for _ in range(repeat):
-        out = run([os.path.join(build, "bin", "pipewave-run"), "-n",
-                   str(row["ranks"]), binary] + data +
-                  ["--steps", str(steps), "--optimizer", "adam", "--lr",
-                   "0.001"]).stdout
-        m = re.search(r"^steps 2-\d+: mean ([0-9.]+) ms, median ([0-9.]+) ms",
-                      out, re.M)
-        if not m:
-            sys.exit("no step summary in:\n" + out)
-        median = float(m.group(2))
-        best = median if best is None else min(best, median)
-    return best
+    out = run([os.path.join(build, "bin", "pipewave-run"), "-n",
+               str(row["ranks"]), binary] + data +
+              ["--steps", str(steps), "--optimizer", "adam", "--lr",
+               "0.001"] + run_args).stdout
+    m = re.search(r"^steps 2-\d+: mean ([0-9.]+) ms, median ([0-9.]+) ms",
+                  out, re.M)
+    if not m:
+        sys.exit("no step summary in:\n" + out)
+    return float(m.group(2))
 
 
 def main():
@@ -128,6 +129,9 @@ def main():
     parser.add_argument("--top", type=int, default=0,
                         help="measure only auto's first N candidates")
     parser.add_argument("--device", default="")
+    parser.add_argument("--run-arg", action="append", default=[],
+                        help="an argument for every pipewave-run "
+                        "(repeatable), e.g. --run-arg=--sends-in-list-order")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     for key in args.models.split(","):
@@ -152,13 +156,22 @@ def main():
                                       work)
             if args.top:
                 rows = rows[:args.top]
-            for row in rows:
+            # Every candidate once per round, the rounds one after the
+            # other (a slow spell of a loaded machine hits all of them);
+            # the best of the rounds counts.
+            for i, row in enumerate(rows):
                 row["stages"] = args.stages
-                row["measured_ms"] = measure(build, model, inputs, row,
-                                             args.steps, args.repeat, work)
-                sys.stderr.write("%s: %s M=%d %s: %.3f ms\n" % (
-                    key, row["label"], row["microbatches"], row["recompute"],
-                    row["measured_ms"]))
+                row["binary"] = os.path.join(work, "candidate%d" % i)
+                compile_candidate(build, model, row, row["binary"])
+            for _ in range(args.repeat):
+                for row in rows:
+                    median = measure_once(build, inputs, row, row["binary"],
+                                          args.steps, args.run_arg, work)
+                    row["measured_ms"] = min(row.get("measured_ms", median),
+                                             median)
+                    sys.stderr.write("%s: %s M=%d %s: %.3f ms\n" % (
+                        key, row["label"], row["microbatches"],
+                        row["recompute"], median))
         report(key, path, device, args, rows)
 
 

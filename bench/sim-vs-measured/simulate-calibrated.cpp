@@ -10,7 +10,7 @@
 // feeds it the program of a compiled model (sched-export) and the durations
 // measured in that model's runtime trace.
 //
-//   pipewave-sim-calibrated ACTIONS COSTS [DEVICE]
+//   pipewave-sim-calibrated ACTIONS COSTS [DEVICE] [--timeline]
 //
 // ACTIONS: an action list (docs/schedule-format.md). COSTS: one line per
 // stage, `stage forward backward backward_input backward_weight optimizer
@@ -18,7 +18,9 @@
 // device whose links carry the messages, a name (a calibrated one too) or a
 // .json file (default cpu); ranks are devices of one node.
 //
-// Output: `step_time_s T` and `bubble_fraction F`, one per line.
+// Output: `step_time_s T` and `bubble_fraction F`, one per line; with
+// --timeline then every rank's simulated actions, one per line: `rank R
+// START_US END_US ACTION` (to set beside the measured trace).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +54,12 @@ bool readFile(const std::string &path, std::string &text) {
 } // namespace
 
 int main(int argc, char **argv) {
+  bool timeline = argc > 3 && std::string(argv[argc - 1]) == "--timeline";
+  if (timeline)
+    --argc;
   if (argc < 3 || argc > 4)
-    return fail("usage: pipewave-sim-calibrated ACTIONS COSTS [DEVICE]");
+    return fail(
+        "usage: pipewave-sim-calibrated ACTIONS COSTS [DEVICE] [--timeline]");
   std::string actions, costsText;
   if (!readFile(argv[1], actions))
     return fail(std::string("cannot read ") + argv[1]);
@@ -113,5 +119,12 @@ int main(int argc, char **argv) {
     return fail(report.error);
   std::printf("step_time_s %.9g\nbubble_fraction %.6f\n", report.stepTime,
               report.bubbleFraction);
+  if (timeline)
+    for (int r = 0; r < numRanks; ++r)
+      for (const schedule::Slice &slice : report.ranks[r].slices)
+        std::printf(
+            "rank %d %.1f %.1f %s\n", r, slice.start * 1e6, slice.end * 1e6,
+            schedule::describe(program.ranks[r].actions[slice.actionIndex])
+                .c_str());
   return 0;
 }

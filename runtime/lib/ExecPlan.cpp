@@ -338,6 +338,14 @@ private:
           step.input = ref(b);
       }
 
+      // A send of a computed buffer goes out right after its producer.
+      if (a.kind == PW_ACT_SEND && options.earlySends)
+        for (int b : uses[i])
+          if (buffers[b].recvAction < 0 && buffers[b].definedAt < i) {
+            plan.actions[buffers[b].definedAt].sendAfter.push_back(i);
+            step.sentEarly = true;
+          }
+
       for (int b : dying[i]) {
         step.release.push_back(ref(b));
         freeSlots[buffers[b].pool].push_back(buffers[b].slot);

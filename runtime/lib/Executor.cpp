@@ -444,7 +444,8 @@ void Executor::runStep() {
         optimizerStep(i);
       break;
     case PW_ACT_SEND:
-      send(i);
+      if (!current.sentEarly)
+        send(i);
       break;
     case PW_ACT_RECV:
       if (state(current.output).recvAction != i)
@@ -454,6 +455,9 @@ void Executor::runStep() {
     default:
       throw Error("invalid action kind " + std::to_string(action.kind));
     }
+    // The sends of what this action computed leave now (ExecPlan.h).
+    for (int sent : current.sendAfter)
+      send(sent);
     // A received buffer nobody reads still has to land before its slot is
     // reused; sends complete lazily (before reuse or at the end of the step).
     for (SlotRef ref : current.release)

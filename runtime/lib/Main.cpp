@@ -302,6 +302,7 @@ void Driver::prepare() {
   }
   ExecPlanOptions execOptions;
   execOptions.spareSlots = options.spareSlots;
+  execOptions.earlySends = !options.sendsInListOrder;
   plan = planExecution(model, rank, execOptions);
 }
 
@@ -551,6 +552,7 @@ extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
     try {
       ExecPlanOptions execOptions;
       execOptions.spareSlots = options.spareSlots;
+      execOptions.earlySends = !options.sendsInListOrder;
       for (int r = 0; r < model->num_ranks; ++r)
         std::fputs(
             describeExecPlan(planExecution(*model, r, execOptions)).c_str(),

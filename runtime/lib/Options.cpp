@@ -87,6 +87,12 @@ Options parseOptions(int argc, char **argv) {
       options.printMemory = true;
       continue;
     }
+    if (name == "--sends-in-list-order") {
+      if (hasValue)
+        usageError(name + " takes no value");
+      options.sendsInListOrder = true;
+      continue;
+    }
     if (name == "--cuda-graph") {
       if (hasValue)
         usageError(name + " takes no value");
@@ -259,6 +265,10 @@ std::string usage(const char *program, const pw_model &model) {
       "progress (default 20; 0 = never)\n"
       "  --spare-slots N         extra buffer slots for sending and receiving "
       "(default 1)\n"
+      "  --sends-in-list-order   issue each send at its place in the action "
+      "list, not\n"
+      "                          right after the action that computes its "
+      "data\n"
       "  --threads N             GEMM (OpenBLAS) threads of each rank "
       "(default: the CPUs\n"
       "                          divided among this host's ranks, unless "

@@ -211,6 +211,58 @@ TEST(ExecPlanTest, LocalStageHandoffNeedsNoMessage) {
       << describeExecPlan(plan);
 }
 
+TEST(ExecPlanTest, SendsLeaveRightAfterTheActionThatComputesThem) {
+  // Interleaved 1F1B on 2 ranks places some sends one or more compute
+  // actions after their producer (ComputeOrder.h); the plan issues every
+  // send right after the F, B or I that computes its buffer instead.
+  TrainModel model(trainConfig(4, 4, "interleaved"));
+  ASSERT_NO_THROW(validateModel(*model.get()));
+  int later = 0;
+  for (int rank = 0; rank < 2; ++rank) {
+    const pw_rank_program &program = model.get()->ranks[rank];
+    ExecPlan plan = planExecution(*model.get(), rank);
+    expectReceivesPostedInTime(*model.get(), plan);
+    std::vector<int> issuedAfter(program.num_actions, -1);
+    for (int i = 0; i < program.num_actions; ++i)
+      for (int send : plan.actions[i].sendAfter) {
+        EXPECT_EQ(issuedAfter[send], -1) << "send #" << send << " twice";
+        issuedAfter[send] = i;
+      }
+    for (int i = 0; i < program.num_actions; ++i) {
+      const pw_action &action = program.actions[i];
+      if (action.kind != PW_ACT_SEND) {
+        EXPECT_FALSE(plan.actions[i].sentEarly);
+        continue;
+      }
+      EXPECT_TRUE(plan.actions[i].sentEarly) << "send #" << i;
+      int producer = issuedAfter[i];
+      ASSERT_GE(producer, 0) << "send #" << i;
+      ASSERT_LT(producer, i);
+      const pw_action &made = program.actions[producer];
+      EXPECT_EQ(made.kind, action.payload == PW_ACTIVATION ? PW_ACT_FORWARD
+                                                           : PW_ACT_BACKWARD);
+      EXPECT_EQ(made.stage, action.stage);
+      EXPECT_EQ(made.microbatch, action.microbatch);
+      // The send reads the slot its producer wrote.
+      EXPECT_EQ(plan.actions[i].input.pool, plan.actions[producer].output.pool);
+      EXPECT_EQ(plan.actions[i].input.slot, plan.actions[producer].output.slot);
+      later += producer < i - 1;
+    }
+  }
+  EXPECT_GT(later, 0) << "no send of this schedule is placed late";
+
+  // Off: every send is issued at its place.
+  ExecPlanOptions options;
+  options.earlySends = false;
+  for (int rank = 0; rank < 2; ++rank) {
+    ExecPlan plan = planExecution(*model.get(), rank, options);
+    for (const ExecAction &action : plan.actions) {
+      EXPECT_TRUE(action.sendAfter.empty());
+      EXPECT_FALSE(action.sentEarly);
+    }
+  }
+}
+
 TEST(ExecPlanTest, RejectsUseBeforeDefinition) {
   ArithmeticModel model(config(2, 2, "gpipe"));
   // Rank 1: recv(0), F(0), recv(1), F(1) -> swap the first two.

@@ -154,3 +154,11 @@ TEST(OptionsTest, CudaGraph) {
                 .find("--cuda-graph takes no value"),
             std::string::npos);
 }
+
+TEST(OptionsTest, SendsInListOrder) {
+  EXPECT_FALSE(parse({}).sendsInListOrder);
+  EXPECT_TRUE(parse({"--sends-in-list-order"}).sendsInListOrder);
+  EXPECT_NE(PW_ERROR_OF(parse({"--sends-in-list-order=1"}))
+                .find("--sends-in-list-order takes no value"),
+            std::string::npos);
+}

@@ -26,6 +26,15 @@
 //   the pool's number of buffers. Free slots are reused least recently
 //   released first, so with a spare slot F(m+1) writes a different slot
 //   than the one send(m) may still be reading.
+// * Early sends. A send of a buffer the rank computed is issued right after
+//   the action that computes it (its F, B or I), not at its place in the
+//   list: the generators place a send where the consumer starts under unit
+//   costs (so that the list is deadlock-free even with blocking sends),
+//   which is often one or more compute actions later, and the peer would
+//   wait for them. Sends are non-blocking and receives are posted early, so
+//   issuing them sooner cannot deadlock; a transport that must issue in
+//   list order (NCCL, CommOrder.h) still does, whatever the posting order.
+//   Off (ExecPlanOptions::earlySends), every send is issued at its place.
 // * Early receives. Receives of a pool are posted in program order as soon
 //   as a slot is free: all of them at step start when the pool has a slot
 //   per microbatch, otherwise as soon as an earlier buffer dies. Posting in
@@ -106,6 +115,11 @@ struct ExecAction {
   SlotRef stash;
   /// I: the weight-gradient stash it writes; W: the one it reads.
   SlotRef wstash;
+  /// Sends (indices of send actions) to issue right after this action: the
+  /// sends of the buffer it computes (see "Early sends").
+  std::vector<int> sendAfter;
+  /// Send: issued after its producer (listed in its sendAfter), not here.
+  bool sentEarly = false;
   /// Slots whose buffer dies after this action.
   std::vector<SlotRef> release;
   /// F of the last stage: its results are model outputs.
@@ -128,6 +142,9 @@ struct ExecPlan {
 struct ExecPlanOptions {
   /// Extra slots for pools that send or receive (see above).
   int spareSlots = 1;
+  /// Issue the sends of computed buffers right after their producer (see
+  /// "Early sends"); false: at their place in the list.
+  bool earlySends = true;
 };
 
 /// Plans `rank`'s action list. Assumes validateModel() accepted `model`;

@@ -36,6 +36,9 @@ struct Options {
   double tolerance = 1e-5;
   /// --spare-slots: extra slots of sending/receiving pools.
   int spareSlots = 1;
+  /// --sends-in-list-order: issue every send at its place in the action
+  /// list instead of right after its producer (ExecPlan.h, "Early sends").
+  bool sendsInListOrder = false;
   /// --threads N: GEMM threads of each rank (0: the default of Threads.h).
   int threads = 0;
   bool help = false;

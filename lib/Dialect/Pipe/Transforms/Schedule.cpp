@@ -495,6 +495,12 @@ struct PipeSchedulePass
        << " per device, " << fitting << " fit; the fastest that fits wins\n";
     os << "  " << costs.stages.size() << " stages, fixed by the partition; "
        << mSource << "\n";
+    if (result.oversubscribed > 0)
+      os << "  " << result.oversubscribed << " candidate(s) with more ranks "
+         << "than the " << costs.device.calibration->cores << " cores of "
+         << costs.device.name
+         << " rank last (oversubscribed: the ranks would wait for time "
+            "slices, which the simulation does not model)\n";
     if (options.searchRecompute)
       os << "  recompute: none (the stash of every stage) or full (the stage "
             "inputs only; the backward runs the forward again)\n";
@@ -513,15 +519,18 @@ struct PipeSchedulePass
     os << line;
     for (size_t i = 0; i < result.candidates.size(); ++i) {
       const scheduling::Candidate &c = result.candidates[i];
-      std::snprintf(
-          line, sizeof line, "  %s %-22s %5d %-9s %5d %12s %8.4f %12s %5s\n",
-          static_cast<int>(i) == result.best ? "*" : " ",
-          c.spec.describe().c_str(), c.microbatches,
-          !options.searchRecompute ? "-"
-          : c.fullRecompute        ? "full"
-                                   : "none",
-          c.ranks, sim::formatSeconds(c.stepSeconds).c_str(), c.bubble,
-          sim::formatBytes(c.peakMemoryBytes).c_str(), c.fits ? "yes" : "no");
+      std::snprintf(line, sizeof line,
+                    "  %s %-22s %5d %-9s %5d %12s %8.4f %12s %5s\n",
+                    static_cast<int>(i) == result.best ? "*" : " ",
+                    c.spec.describe().c_str(), c.microbatches,
+                    !options.searchRecompute ? "-"
+                    : c.fullRecompute        ? "full"
+                                             : "none",
+                    c.ranks, sim::formatSeconds(c.stepSeconds).c_str(),
+                    c.bubble, sim::formatBytes(c.peakMemoryBytes).c_str(),
+                    !c.fits            ? "no"
+                    : c.oversubscribed ? "yes, oversubscribed"
+                                       : "yes");
       os << line;
     }
     if (!text.empty() && text.back() == '\n')

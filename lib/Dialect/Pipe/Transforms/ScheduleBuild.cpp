@@ -90,6 +90,7 @@ pipewave::pipe::scheduling::searchSchedules(const pipewave::ModelCosts &costs,
 
   SearchResult result;
   std::vector<schedule::Program> programs;
+  int cores = costs.device.calibration ? costs.device.calibration->cores : 0;
   for (const ScheduleSpec &spec : specs) {
     if (options.forwardOnly && spec.family->splitBackward)
       continue;
@@ -126,6 +127,8 @@ pipewave::pipe::scheduling::searchSchedules(const pipewave::ModelCosts &costs,
           candidate.peakMemoryBytes =
               std::max(candidate.peakMemoryBytes, rank.peakMemory.total());
         candidate.fits = report.fits;
+        candidate.oversubscribed = cores > 0 && candidate.ranks > cores;
+        result.oversubscribed += candidate.oversubscribed;
         result.candidates.push_back(candidate);
         programs.push_back(*built.program);
       }
@@ -136,6 +139,8 @@ pipewave::pipe::scheduling::searchSchedules(const pipewave::ModelCosts &costs,
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     const Candidate &x = result.candidates[a], &y = result.candidates[b];
+    if (x.oversubscribed != y.oversubscribed)
+      return y.oversubscribed;
     if (x.stepSeconds != y.stepSeconds)
       return x.stepSeconds < y.stepSeconds;
     return x.peakMemoryBytes < y.peakMemoryBytes;

@@ -54,6 +54,9 @@ struct Candidate {
   double bubble = 0;
   double peakMemoryBytes = 0;
   bool fits = false;
+  /// More ranks than the calibrated device's cores: the ranks would share
+  /// them (see searchSchedules).
+  bool oversubscribed = false;
   /// Why the candidate could not be built or simulated; empty if it was.
   std::string error;
 };
@@ -71,11 +74,14 @@ struct SearchOptions {
 
 /// Result of searchSchedules().
 struct SearchResult {
-  /// Every candidate built and simulated, fastest first (then by peak
-  /// memory, then in enumeration order).
+  /// Every candidate built and simulated: those on no more ranks than the
+  /// device's cores first, then fastest first (then by peak memory, then in
+  /// enumeration order).
   std::vector<Candidate> candidates;
-  /// Index into candidates of the fastest that fits, or -1.
+  /// Index into candidates of the first that fits, or -1.
   int best = -1;
+  /// Candidates with more ranks than the device's cores.
+  int oversubscribed = 0;
   /// The program of the best candidate.
   std::optional<schedule::Program> program;
 };
@@ -88,6 +94,13 @@ struct SearchResult {
 /// count of `options` (and without and with full recompute when asked),
 /// simulates each with `costs`, and picks the fastest whose peak memory
 /// fits the budget.
+///
+/// On a calibrated device that knows its cores (a CPU host), a candidate
+/// with more ranks than cores ranks after every candidate that has a core
+/// per rank: the simulator stretches its durations by ranks / cores, but
+/// oversubscribed ranks also wait for a time slice at every message, which
+/// nothing models (measured 2-2.6x slower than that simulation with 4 ranks
+/// on 2 cores). It is picked only when no other candidate fits.
 SearchResult searchSchedules(const pipewave::ModelCosts &costs,
                              const SearchOptions &options);
 
