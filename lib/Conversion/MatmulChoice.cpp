@@ -129,7 +129,18 @@ std::array<int64_t, 3> representativeShape(MatmulShape shape) {
   return {0, 0, 0};
 }
 
-MatmulChoice::MatmulChoice() { table.fill(MatmulKernel::Blas); }
+MatmulChoice::MatmulChoice() {
+  // What pipewave-calibrate measured on the AMD Zen 4 build machine
+  // (docs/bench.md): the vectorised kernel is faster except where a large
+  // operand is a transposed copy at few rows of work (BLAS folds the
+  // transpose into its flags; the vectorised kernel copies it). tt is not
+  // measured (pipe-autodiff does not produce it): BLAS folds both.
+  table.fill(MatmulKernel::Vector);
+  set({MatmulLayout::NT, MatmulShape::SkinnyM}, MatmulKernel::Blas);
+  set({MatmulLayout::TN, MatmulShape::SkinnyN}, MatmulKernel::Blas);
+  for (MatmulShape shape : kShapes)
+    set({MatmulLayout::TT, shape}, MatmulKernel::Blas);
+}
 
 MatmulKernel MatmulChoice::kernel(MatmulClass cls) const {
   return table[indexOf(cls)];

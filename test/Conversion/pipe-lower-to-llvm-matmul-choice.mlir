@@ -15,41 +15,42 @@
 // weight gradients X^T dY (tn-skinny-k, K the 32 samples) and the input
 // gradient dY W^T (nt-skinny-m).
 //
-// Without a calibration (lit hides the user's cache) the built-in default
-// runs every class on OpenBLAS.
+// Without a calibration (lit hides the user's cache) the built-in default:
+// vectorised except nt-skinny-m, tn-skinny-n and tt: the forward
+// vectorises, the backward keeps one BLAS call, the input gradient's.
 // DEFAULT-LABEL:    llvm.func internal @main_stage0_fwd(
-// DEFAULT-NOT:        llvm.intr.fmuladd
-// DEFAULT-COUNT-2:    llvm.call @pw_sgemm_batched(
-// DEFAULT-NOT:        llvm.intr.fmuladd
+// DEFAULT-NOT:        llvm.call @pw_sgemm
+// DEFAULT:            llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// DEFAULT-NOT:        llvm.call @pw_sgemm
 // DEFAULT-LABEL:    llvm.func internal @main_stage0_bwd(
-// DEFAULT-COUNT-3:    llvm.call @pw_sgemm_batched(
-// DEFAULT-NOT:        llvm.intr.fmuladd
+// DEFAULT:            llvm.call @pw_sgemm_batched(
+// DEFAULT-NOT:        llvm.call @pw_sgemm
+// DEFAULT:            llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// DEFAULT-NOT:        llvm.call @pw_sgemm
 // DEFAULT-LABEL:    llvm.func @pw_stage0_backward(
-// DEFAULT-SOURCE: "matmul": "auto: vector for 0 of 20 matmul classes, blas for 20; chosen by the built-in default, device 'cpu' has no measured kernels (pipewave-calibrate measures them)",
+// DEFAULT-SOURCE: "matmul": "auto: vector for 13 of 20 matmul classes, blas for 7; chosen by the built-in default, device 'cpu' has no measured kernels (pipewave-calibrate measures them)",
 
-// A calibration that measured the vectorised kernel faster for nn-skinny-m
-// and tn-skinny-k and OpenBLAS for nt-skinny-m (given as --device, or
-// cached as the host's): the forward vectorises, the backward keeps one
-// BLAS call, the input gradient's.
+// A calibration that measured OpenBLAS faster for nn-skinny-m and
+// tn-skinny-k and the vectorised kernel for nt-skinny-m (given as
+// --device, or cached as the host's): the forward and the weight gradients
+// call BLAS, the input gradient vectorises.
 // DEVICE-LABEL:     llvm.func internal @main_stage0_fwd(
-// DEVICE-NOT:         llvm.call @pw_sgemm
-// DEVICE:             llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
-// DEVICE-NOT:         llvm.call @pw_sgemm
+// DEVICE-NOT:         llvm.intr.fmuladd
+// DEVICE-COUNT-2:     llvm.call @pw_sgemm_batched(
+// DEVICE-NOT:         llvm.intr.fmuladd
 // DEVICE-LABEL:     llvm.func internal @main_stage0_bwd(
-// DEVICE:             llvm.call @pw_sgemm_batched(
-// DEVICE-NOT:         llvm.call @pw_sgemm
-// DEVICE:             llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// DEVICE-COUNT-2:     llvm.call @pw_sgemm_batched(
 // DEVICE-NOT:         llvm.call @pw_sgemm
 // DEVICE-LABEL:     llvm.func @pw_stage0_backward(
-// DEVICE-SOURCE: "matmul": "auto: vector for 2 of 20 matmul classes, blas for 18; chosen by the calibration of device '{{.*}}Inputs/matmul-kernels-device.json'",
-// HOST-SOURCE: "matmul": "auto: vector for 2 of 20 matmul classes, blas for 18; chosen by the calibration of device 'host'",
+// DEVICE-SOURCE: "matmul": "auto: vector for 12 of 20 matmul classes, blas for 8; chosen by the calibration of device '{{.*}}Inputs/matmul-kernels-device.json'",
+// HOST-SOURCE: "matmul": "auto: vector for 12 of 20 matmul classes, blas for 8; chosen by the calibration of device 'host'",
 
 // --matmul-choice overrides the calibration.
 // ALL-NOT: llvm.call @pw_sgemm
 // ALL-SOURCE: "matmul": "auto: vector for 20 of 20 matmul classes, blas for 0; chosen by the matmul-choice option",
 
 // A calibration naming an unknown class is an error.
-// BAD: pipewave-compile: error: device '{{.*}}matmul-kernels-bad-class.json': matmulKernels: matmul choice rule 'tn-lanky-k:vector': unknown class
+// BAD: pipewave-compile: error: device '{{.*}}matmul-kernels-bad-class.json': matmulKernels: matmul choice rule 'tn-lanky-k:blas': unknown class
 
 func.func @main(%x: tensor<32x128xf32> {pipe.name = "x"},
                 %y: tensor<32x128xf32> {pipe.name = "y"},

@@ -60,10 +60,14 @@ TEST(MatmulChoiceTest, NamesRoundTrip) {
   EXPECT_FALSE(parseMatmulKernel("fast"));
 }
 
-TEST(MatmulChoiceTest, DefaultIsBlas) {
+TEST(MatmulChoiceTest, DefaultIsTheMeasuredTable) {
   MatmulChoice choice;
-  EXPECT_EQ(choice.count(MatmulKernel::Blas), kClasses);
-  EXPECT_EQ(kernelOf(choice, "nn-square"), MatmulKernel::Blas);
+  EXPECT_EQ(choice.count(MatmulKernel::Blas), 7);
+  EXPECT_EQ(kernelOf(choice, "nn-square"), MatmulKernel::Vector);
+  EXPECT_EQ(kernelOf(choice, "tn-skinny-k"), MatmulKernel::Vector);
+  EXPECT_EQ(kernelOf(choice, "nt-skinny-m"), MatmulKernel::Blas);
+  EXPECT_EQ(kernelOf(choice, "tn-skinny-n"), MatmulKernel::Blas);
+  EXPECT_EQ(kernelOf(choice, "tt-small"), MatmulKernel::Blas);
 }
 
 TEST(MatmulChoiceTest, RulesApplyInOrderWithWildcards) {

@@ -87,10 +87,10 @@ std::array<int64_t, 3> representativeShape(MatmulShape shape);
 /// The kernel of every matmul class.
 class MatmulChoice {
 public:
-  /// The built-in default: blas everywhere, the faster kernel for every
-  /// class measured on the AMD Zen 4 build machine (docs/bench.md,
-  /// "Matmul kernel choice"); the vectorised kernel only where a
-  /// calibration measured it faster.
+  /// The built-in default, for machines without a calibration: the table
+  /// pipewave-calibrate measured on the AMD Zen 4 build machine
+  /// (docs/bench.md, "Matmul kernel choice per machine"): blas for
+  /// nt-skinny-m, tn-skinny-n and every tt class, vector for the others.
   MatmulChoice();
 
   MatmulKernel kernel(MatmulClass cls) const;

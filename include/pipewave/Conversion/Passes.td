@@ -218,7 +218,9 @@ def PipeMatmulVectorize : Pass<"pipe-matmul-vectorize", "::mlir::func::FuncOp"> 
     `skinny-n`, `skinny-k`, `square`; pipewave/Conversion/MatmulChoice.h).
     The rules `CLASS:KERNEL` (kernel `vector` or `blas`, `*` for a class's
     layout or shape) apply in order to the built-in default table (`blas`
-    for every class). A malformed rule is an error. Example:
+    for `nt-skinny-m`, `tn-skinny-n` and `tt-*`, `vector` for the others:
+    what pipewave-calibrate measured on the build machine). A malformed
+    rule is an error. Example:
     `pipe-matmul-vectorize{min-nr=8 choice=*:blas,nn-square:vector}`.
   }];
   let options = [
