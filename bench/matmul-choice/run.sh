@@ -43,6 +43,7 @@ else
 fi
 python3 - "$work/cache/devices/host.json" <<'PY'
 import json, sys
+print("  class          M x    K x    N")
 for p in json.load(open(sys.argv[1]))["calibration"].get("matmulKernels", []):
     print("  %-12s %4d x %4d x %4d  vector %8.3f ms  blas %8.3f ms  -> %s" % (
         p["class"], p["m"], p["k"], p["n"], 1e3 * p["vectorSeconds"],
