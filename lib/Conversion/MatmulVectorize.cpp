@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave/Conversion/MatmulChoice.h"
 #include "pipewave/Conversion/Passes.h"
 
 #include "MatmulUtils.h"
@@ -73,16 +74,78 @@ Operation *tile(RewriterBase &rewriter, Operation *op, ArrayRef<int64_t> sizes,
   return result->tiledOps.front();
 }
 
+/// Whether `perm` swaps the last two dimensions and keeps the others.
+bool swapsLastTwo(ArrayRef<int64_t> perm) {
+  int64_t rank = static_cast<int64_t>(perm.size());
+  if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
+    return false;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    if (perm[i] != i)
+      return false;
+  return true;
+}
+
+/// Whether `v` is a copy of a tensor with its last two dimensions swapped:
+/// a linalg.transpose (what pipe-matmul-to-blas folds into a transposed
+/// BLAS operand), or a linalg.generic that only does that.
+bool isTransposedCopy(Value v) {
+  if (auto transpose = v.getDefiningOp<linalg::TransposeOp>())
+    return swapsLastTwo(transpose.getPermutation());
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return false;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != generic.getBody()->getArgument(0))
+    return false;
+  AffineMap in = generic.getIndexingMapsArray()[0];
+  AffineMap out = generic.getIndexingMapsArray()[1];
+  if (!out.isIdentity() || !in.isPermutation())
+    return false;
+  SmallVector<int64_t> perm;
+  for (AffineExpr e : in.getResults())
+    perm.push_back(cast<AffineDimExpr>(e).getPosition());
+  return swapsLastTwo(perm);
+}
+
+/// The class of a plain matmul on tensors with static loop `ranges`
+/// ([b,] m, n, k).
+MatmulClass classOf(linalg::LinalgOp op, ArrayRef<int64_t> ranges) {
+  size_t m = ranges.size() - 3;
+  MatmulClass cls;
+  cls.layout = matmulLayout(isTransposedCopy(op.getDpsInputs()[0]),
+                            isTransposedCopy(op.getDpsInputs()[1]));
+  cls.shape = classifyMatmulShape(ranges[m], ranges[m + 1], ranges[m + 2]);
+  return cls;
+}
+
 struct PipeMatmulVectorizePass
     : public pipewave::impl::PipeMatmulVectorizeBase<PipeMatmulVectorizePass> {
   using PipeMatmulVectorizeBase::PipeMatmulVectorizeBase;
 
   void runOnOperation() override {
+    // Without rules every matmul is a candidate.
+    std::optional<MatmulChoice> table;
+    if (!choice.empty()) {
+      table.emplace();
+      std::string error;
+      if (!table->apply(std::vector<std::string>(choice.begin(), choice.end()),
+                        error)) {
+        getOperation().emitError() << "pipe-matmul-vectorize: " << error;
+        return signalPassFailure();
+      }
+    }
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isPlainF32Matmul(op) && op.hasPureTensorSemantics() &&
-          !op.hasDynamicShape())
-        matmuls.push_back(op);
+      if (!isPlainF32Matmul(op) || !op.hasPureTensorSemantics() ||
+          op.hasDynamicShape())
+        return;
+      if (table && table->kernel(classOf(op, op.getStaticLoopRanges())) !=
+                       MatmulKernel::Vector)
+        return;
+      matmuls.push_back(op);
     });
 
     IRRewriter rewriter(&getContext());

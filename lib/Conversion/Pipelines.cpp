@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipewave/Conversion/MatmulChoice.h"
 #include "pipewave/Conversion/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -93,10 +94,19 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
       matmul == MatmulLowering::Vector || matmul == MatmulLowering::Auto;
   if (vectorize) {
     PipeMatmulVectorizeOptions tiling;
-    // auto: only matmuls whose columns tile into vectors of 8 or more; BLAS
-    // takes the others.
-    if (matmul == MatmulLowering::Auto)
+    // auto: only the matmuls of the classes the choice gives to the
+    // vectorised kernel, and only where their columns tile into vectors of
+    // 8 or more; BLAS takes the others.
+    if (matmul == MatmulLowering::Auto) {
       tiling.minNr = 8;
+      if (options.matmulChoice.empty()) {
+        std::vector<std::string> rules = MatmulChoice().rules();
+        tiling.choice.assign(rules.begin(), rules.end());
+      } else {
+        tiling.choice.assign(options.matmulChoice.begin(),
+                             options.matmulChoice.end());
+      }
+    }
     pm.nest<func::FuncOp>().addPass(createPipeMatmulVectorize(tiling));
     pm.addPass(createCanonicalizerPass());
   }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Pipelines/Pipelines.h"
+#include "pipewave/Conversion/MatmulChoice.h"
 #include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Sched/Transforms/Passes.h"
@@ -60,6 +61,46 @@ std::string pipewave::defaultDevice(CompileTarget target) {
   if (!host.empty() && std::ifstream(host).good())
     return pipewave::sim::kHostDeviceName;
   return "cpu";
+}
+
+LogicalResult pipewave::resolveMatmulChoice(const PipeCompileOptions &options,
+                                            ResolvedMatmulChoice &out,
+                                            std::string &error) {
+  out = ResolvedMatmulChoice();
+  if (options.target != CompileTarget::CPU ||
+      options.matmul != MatmulLowering::Auto)
+    return success();
+  MatmulChoice table;
+  if (!options.matmulChoice.empty()) {
+    out.rules.assign(options.matmulChoice.begin(), options.matmulChoice.end());
+    if (!table.apply(out.rules, error))
+      return failure();
+    out.source = "the matmul-choice option";
+    return success();
+  }
+  std::string device = options.device.empty() ? defaultDevice(options.target)
+                                              : std::string(options.device);
+  std::optional<sim::DeviceSpec> spec = sim::lookupDevice(device, error);
+  if (!spec)
+    return failure();
+  if (spec->calibration && !spec->calibration->matmulKernels.empty()) {
+    // One rule per measured class, in the file's order.
+    for (const sim::MatmulKernelPoint &point : spec->calibration->matmulKernels)
+      out.rules.push_back(point.matmulClass + ":" + point.kernel);
+    if (!table.apply(out.rules, error)) {
+      error = "device '" + device + "': matmulKernels: " + error;
+      return failure();
+    }
+    out.source = "the calibration of device '" + device + "'";
+  } else {
+    out.source = "the built-in default, device '" + device +
+                 "' has no measured kernels (pipewave-calibrate measures "
+                 "them)";
+  }
+  // Every class spelled out: the lowering does not depend on the defaults
+  // of the build that reads the rules.
+  out.rules = table.rules();
+  return success();
 }
 
 void pipewave::buildPipeTrainPipeline(OpPassManager &pm,
@@ -126,6 +167,11 @@ LogicalResult pipewave::buildPipeCompileLowering(
     LowerToLLVMOptions lowering;
     lowering.matmul = options.matmul;
     lowering.workspace = options.workspace;
+    ResolvedMatmulChoice choice;
+    std::string message;
+    if (failed(resolveMatmulChoice(options, choice, message)))
+      return error(message);
+    lowering.matmulChoice = choice.rules;
     buildLowerToLLVMPipeline(pm, lowering);
     return success();
   }

@@ -112,7 +112,7 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
       out.transpose.push_back(point);
     }
   }
-  return true;
+  return readMatmulKernels(object, out, error);
 }
 
 std::string optionalCalibrationJson(const Calibration &c) {
@@ -144,7 +144,7 @@ std::string optionalCalibrationJson(const Calibration &c) {
           " }";
     out += "\n    ],\n";
   }
-  return out;
+  return out + matmulKernelsJson(c);
 }
 
 } // namespace pipewave::sim

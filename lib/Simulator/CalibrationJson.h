@@ -31,6 +31,15 @@ bool readOptionalCalibration(const json::JsonValue &object, Calibration &out,
 /// spaces and ending in ",\n" (empty tables and zero terms are left out).
 std::string optionalCalibrationJson(const Calibration &c);
 
+/// Reads the optional "matmulKernels" array (MatmulKernelsJson.cpp); false
+/// with `error` set when it is malformed.
+bool readMatmulKernels(const json::JsonValue &object, Calibration &out,
+                       std::string &error);
+
+/// "matmulKernels" as a JSON member like optionalCalibrationJson's ("" when
+/// empty).
+std::string matmulKernelsJson(const Calibration &c);
+
 } // namespace pipewave::sim
 
 #endif // PIPEWAVE_LIB_SIMULATOR_CALIBRATIONJSON_H

@@ -186,6 +186,7 @@ pipewave::computeCompileSummary(ModuleOp module, const SummaryInputs &in) {
   summary.device = device->name;
   summary.deviceDescription = device->description;
   summary.deviceReason = in.deviceReason;
+  summary.matmul = in.matmul;
   FailureOr<ModelCosts> costs = computeModelCosts(entry, *device, what);
   if (failed(costs))
     return failure();

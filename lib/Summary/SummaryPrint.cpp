@@ -123,6 +123,8 @@ void pipewave::printSummaryText(const CompileSummary &s,
      << sim::formatBytes(s.deviceMemoryBytes) << " per device\n";
   if (!s.runCommand.empty())
     os << "  run        " << s.runCommand << "\n";
+  if (!s.matmul.empty())
+    os << "  matmul     " << s.matmul << "\n";
 }
 
 void pipewave::printSummaryJson(const CompileSummary &s,
@@ -156,6 +158,8 @@ void pipewave::printSummaryJson(const CompileSummary &s,
       json.attribute("forward_only", s.forwardOnly);
       json.attribute("recompute", s.recompute);
     });
+    if (!s.matmul.empty())
+      json.attribute("matmul", s.matmul);
     json.attributeArray("stages", [&] {
       for (size_t i = 0; i < s.stages.size(); ++i) {
         const StageSummary &stage = s.stages[i];

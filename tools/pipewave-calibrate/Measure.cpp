@@ -94,7 +94,8 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
   }
   std::string compile = binDir + "/pipewave-compile " + base + ".mlir -o " +
                         base + ".bin --stages 1 --quiet" +
-                        (model.training ? "" : " --inference");
+                        (model.training ? "" : " --inference") + compileFlags +
+                        model.compileFlags;
   std::string run = binDir + "/pipewave-run -n 1 " + base + ".bin" + data +
                     " --steps " + std::to_string(steps) + " --trace " + base +
                     ".trace.json" +

@@ -44,11 +44,14 @@ public:
   static bool run(const std::string &command, const std::string &log,
                   std::string &error);
 
+  /// pipewave-compile flags every model gets (before its own).
+  void setCompileFlags(std::string flags) { compileFlags = std::move(flags); }
+
   const std::string &bin() const { return binDir; }
   const std::string &work() const { return workDir; }
 
 private:
-  std::string binDir, workDir;
+  std::string binDir, workDir, compileFlags;
   int steps;
 };
 

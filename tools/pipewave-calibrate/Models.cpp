@@ -106,6 +106,38 @@ Model matmul(int64_t m, int64_t n, int64_t k) {
   return model;
 }
 
+Model layoutMatmul(int64_t m, int64_t n, int64_t k, bool transposeA,
+                   bool transposeB) {
+  std::vector<int64_t> xShape = transposeA ? std::vector<int64_t>{1, k, m}
+                                           : std::vector<int64_t>{1, m, k};
+  std::vector<int64_t> wShape = transposeB ? std::vector<int64_t>{1, n, k}
+                                           : std::vector<int64_t>{1, k, n};
+  std::string a3 = tensor({1, m, k}), b3 = tensor({1, k, n}),
+              y3 = tensor({1, m, n});
+  Model model;
+  model.data = {{"x", xShape}};
+  model.text = "func.func @main(%x: " + tensor(xShape) +
+               " {pipe.name = \"x\"}, %w: " + tensor(wShape) +
+               " {pipe.param, pipe.name = \"w\"}) -> " + y3 + " {\n" + kConsts;
+  std::string a = "%x", b = "%w";
+  if (transposeA) {
+    model.text +=
+        "  %xt = tosa.transpose %x {perms = array<i32: 0, 2, 1>} : (" +
+        tensor(xShape) + ") -> " + a3 + "\n";
+    a = "%xt";
+  }
+  if (transposeB) {
+    model.text +=
+        "  %wt = tosa.transpose %w {perms = array<i32: 0, 2, 1>} : (" +
+        tensor(wShape) + ") -> " + b3 + "\n";
+    b = "%wt";
+  }
+  model.text += "  %mm = tosa.matmul " + a + ", " + b + ", %zp, %zp : (" + a3 +
+                ", " + b3 + ", tensor<1xf32>, tensor<1xf32>) -> " + y3 +
+                "\n  return %mm : " + y3 + "\n}\n";
+  return model;
+}
+
 Model matmulChain(int count) {
   const int64_t m = 4, n = 8;
   std::string x = tensor({m, n}), x3 = tensor({1, m, n}), w = tensor({1, n, n});

@@ -26,6 +26,8 @@ struct Model {
   std::vector<std::pair<std::string, std::vector<int64_t>>> data;
   /// Trained with an optimizer (else compiled --inference).
   bool training = false;
+  /// Extra pipewave-compile flags (e.g. --matmul=blas).
+  std::string compileFlags;
 };
 
 /// `count` chained element-wise ops `op` (tosa.add or tosa.exp) on an
@@ -45,6 +47,12 @@ Model transpose(int64_t rows, int64_t cols);
 
 /// One tosa.matmul: x [m, k] times a parameter [1, k, n].
 Model matmul(int64_t m, int64_t n, int64_t k);
+
+/// One tosa.matmul of [1, m, k] by [1, k, n], either operand (`transposeA`,
+/// `transposeB`) a tosa.transpose of a [1, k, m] input / [1, n, k]
+/// parameter, as pipe-autodiff's backward computes X^T dY and dY W^T.
+Model layoutMatmul(int64_t m, int64_t n, int64_t k, bool transposeA,
+                   bool transposeB);
 
 /// A trained x [4, k] times a parameter [1, k, n] with a squared-error loss
 /// (times its optimizer step over k x n parameters).

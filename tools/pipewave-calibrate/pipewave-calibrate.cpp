@@ -32,6 +32,10 @@
 //   optimizer*                 Adam steps of 8x8 to 1024x1024 parameters
 //   intraNode, allReduce       ping-pong and all-reduce between two ranks
 //   cores                      the cores this process may run on
+//   matmulKernels              the vectorised kernel and OpenBLAS per
+//                              matmul class (MatmulKernels.h), measured
+//                              first: every later model compiles with
+//                              the choice they make, as models will
 //
 // The file goes to FILE, else to the per-user cache
 // (pipewave/Simulator/Device.h: calibratedDevicePath(NAME)), from where
@@ -42,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostLoops.h"
+#include "MatmulKernels.h"
 #include "Measure.h"
 #include "Models.h"
 
@@ -64,7 +69,8 @@ namespace {
 
 const char *const kUsage = R"(usage: pipewave-calibrate [options]
 
-Measures this machine (matmul rates by shape, element-wise, reduction and
+Measures this machine (which matmul kernel, vectorised or OpenBLAS, is
+faster per matmul class; matmul rates by shape, element-wise, reduction and
 copy bandwidth, fixed costs per op and per action, the Adam step, MPI
 latency, bandwidth and all-reduce between two ranks) through the code the
 CPU target generates, and writes a device file for --device.
@@ -196,6 +202,22 @@ int main(int argc, char **argv) {
   sim::Calibration c;
   c.version = 2;
   c.cores = usableCores();
+  // Which matmul kernel is faster per class; the models below compile with
+  // that choice (--matmul=auto as pipewave-compile will then make it).
+  {
+    std::string error;
+    std::optional<std::vector<sim::MatmulKernelPoint>> kernels =
+        measureMatmulKernels(runner, quick, error);
+    if (!kernels)
+      die(error);
+    c.matmulKernels = *kernels;
+    for (const sim::MatmulKernelPoint &point : c.matmulKernels)
+      std::fprintf(stderr, "  matmul %-27s vector %.4g ms, blas %.4g ms: %s\n",
+                   point.matmulClass.c_str(), point.vectorSeconds * 1e3,
+                   point.blasSeconds * 1e3, point.kernel.c_str());
+    runner.setCompileFlags(" --matmul-choice=" +
+                           matmulChoiceFlag(c.matmulKernels));
+  }
   // Fixed costs: one tiny op, and the slope of a chain of them.
   const int chain = 32;
   double call =

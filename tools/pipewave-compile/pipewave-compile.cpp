@@ -27,11 +27,13 @@
 // an IR dump (--debug-ir adds it); the exit code is non-zero on
 // any error. MLIR's --mlir-* options are available. After a successful
 // compile of an executable a summary of what it made goes to stderr
-// (CompileReport.h: --quiet, --summary-json, --device).
+// (CompileReport.h: --quiet, --summary-json, --device; MatmulOptions.h:
+// --matmul, --matmul-choice).
 //
 //===----------------------------------------------------------------------===//
 
 #include "CompileReport.h"
+#include "MatmulOptions.h"
 
 #include "pipewave-runtime/model.h"
 #include "pipewave/Conversion/Passes.h"
@@ -178,12 +180,6 @@ cl::opt<Emit> emit(
     cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::Prefix, cl::init(3), cl::cat(category));
-cl::opt<std::string> matmul(
-    "matmul",
-    cl::desc("f32 matmuls: auto (vector where the shape tiles well, else "
-             "blas), blas (OpenBLAS), vector (MLIR tiling and "
-             "vectorization) or loops (plain compiled loops)"),
-    cl::init("auto"), cl::cat(category));
 cl::opt<bool> noWorkspace(
     "no-workspace",
     cl::desc("Stage code allocates and frees its temporaries at every call "
@@ -277,7 +273,7 @@ void setPipelineOptions(pipewave::PipeCompileOptions &options) {
                                         : pipewave::CompileTarget::CPU;
   options.cudaArch = cudaArch;
   options.precision = precision;
-  options.matmul = *pipewave::symbolizeMatmulLowering(matmul);
+  pipewave::compile::setMatmulOptions(options);
   options.workspace = !noWorkspace;
   if (!pipewave::compile::deviceOption().empty())
     options.device = pipewave::compile::deviceOption();
@@ -340,10 +336,8 @@ int main(int argc, char **argv) {
 
   if (targetName != "cpu" && targetName != "cuda")
     return fail("--target=" + targetName + ": expected cpu or cuda");
-  if (matmul != "auto" && matmul != "blas" && matmul != "vector" &&
-      matmul != "loops")
-    return fail("--matmul=" + matmul +
-                ": expected auto, blas, vector or loops");
+  if (!pipewave::compile::checkMatmulOptions())
+    return 1;
   if (recompute != "none" && recompute != "full" && recompute != "selective")
     return fail("--recompute=" + recompute +
                 ": expected none, full or selective");
@@ -487,6 +481,8 @@ int main(int argc, char **argv) {
   summaryInputs.deviceReason = "the " + targetName + " target's device";
   summaryInputs.autoSchedule = scheduleName == "auto";
   summaryInputs.recompute = recompute;
+  if (!pipewave::compile::describeMatmul(options, summaryInputs))
+    return 1;
   std::optional<pipewave::CompileSummary> summary;
   progress.phase("summary");
   if (!pipewave::compile::summarize(*module, summaryInputs,

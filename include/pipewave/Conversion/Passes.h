@@ -37,7 +37,7 @@ inline constexpr llvm::StringLiteral kWorkspaceBytesAttr =
 inline llvm::cl::ValuesClass matmulLoweringValues() {
   return llvm::cl::values(
       clEnumValN(MatmulLowering::Auto, "auto",
-                 "vector where the columns tile well, else blas"),
+                 "vector or blas per matmul class, by the matmul choice"),
       clEnumValN(MatmulLowering::Blas, "blas", "OpenBLAS"),
       clEnumValN(MatmulLowering::Vector, "vector",
                  "MLIR tiling and vectorization"),
@@ -49,12 +49,19 @@ struct LowerToLLVMOptions
     : public mlir::PassPipelineOptions<LowerToLLVMOptions> {
   Option<MatmulLowering> matmul{
       *this, "matmul",
-      llvm::cl::desc("How f32 matmuls run: auto (vector where the columns "
-                     "tile into vectors of 8 or more, else blas), blas "
+      llvm::cl::desc("How f32 matmuls run: auto (vector or blas by the "
+                     "matmul's class, see matmul-choice; blas where the "
+                     "columns do not tile into vectors of 8), blas "
                      "(OpenBLAS through pw_sgemm_batched), vector (MLIR "
                      "tiling and vectorization) or loops (scalar loops left "
                      "to LLVM)"),
       llvm::cl::init(MatmulLowering::Auto), matmulLoweringValues()};
+  ListOption<std::string> matmulChoice{
+      *this, "matmul-choice",
+      llvm::cl::desc("matmul=auto: rules CLASS:KERNEL applied in order to "
+                     "the built-in default table (pipe-matmul-vectorize's "
+                     "choice, pipewave/Conversion/MatmulChoice.h); empty: "
+                     "the default")};
   Option<bool> workspace{
       *this, "workspace",
       llvm::cl::desc("Place the temporaries of every stage function in one "
@@ -84,9 +91,9 @@ void addStageCodeToLLVMPasses(mlir::OpPassManager &pm, bool vectors);
 /// linalg/arith/tensor, one-shot bufferization of whole functions with
 /// results turned into caller-allocated out-params (each returned allocation
 /// made unique first, pipe-unique-result-buffers), deallocation, tiled and
-/// vectorized matmuls (matmul=vector) or BLAS calls (matmul=blas) or both
-/// (matmul=auto), the temporaries in one workspace per function
-/// (pipe-plan-workspace, unless workspace=false), the ABI wrappers
+/// vectorized matmuls (matmul=vector) or BLAS calls (matmul=blas) or each
+/// by its class (matmul=auto, matmul-choice), the temporaries in one workspace
+/// per function (pipe-plan-workspace, unless workspace=false), the ABI wrappers
 /// (pipe-stage-abi), then loops and the
 /// conversions to LLVM.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,

@@ -243,6 +243,19 @@ def PipeMatmulVectorize : Pass<"pipe-matmul-vectorize", "::mlir::func::FuncOp"> 
     accumulator tile stays in registers across the k loop, and lower
     contractions to outer products (`convert-vector-to-llvm`
     `vector-contract-lowering=outerproduct`).
+
+    With `choice` (matmul=auto of `pipe-lower-to-llvm`), only the matmuls
+    whose class the choice gives to `vector` are tiled; the others stay for
+    `pipe-matmul-to-blas`. A matmul's class is its layout (`nn`, or `tn` /
+    `nt` / `tt` when its A / B / both operands are `linalg.transpose` copies
+    swapping the last two dimensions) and its shape (`small`, `skinny-m`,
+    `skinny-n`, `skinny-k`, `square`; pipewave/Conversion/MatmulChoice.h).
+    The rules `CLASS:KERNEL` (kernel `vector` or `blas`, `*` for a class's
+    layout or shape) apply in order to the built-in default table (`blas`
+    for `nt-skinny-m`, `tn-skinny-n` and `tt-*`, `vector` for the others:
+    what pipewave-calibrate measured on the build machine). A malformed
+    rule is an error. Example:
+    `pipe-matmul-vectorize{min-nr=8 choice=*:blas,nn-square:vector}`.
   }];
   let options = [
     Option<"mr", "mr", "int64_t", /*default=*/"8", "Register tile rows">,
@@ -253,6 +266,9 @@ def PipeMatmulVectorize : Pass<"pipe-matmul-vectorize", "::mlir::func::FuncOp"> 
     Option<"minNr", "min-nr", "int64_t", /*default=*/"1",
            "Leave a matmul alone (for pipe-matmul-to-blas) when its register "
            "tile gets fewer columns than this">,
+    ListOption<"choice", "choice", "std::string",
+           "Rules CLASS:KERNEL choosing vector or blas per matmul class "
+           "(empty: vector for every matmul)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

@@ -148,6 +148,12 @@ struct PipeCompileOptions : public PipelineScheduleOptions<PipeCompileOptions> {
   Option<MatmulLowering> matmul{
       *this, "matmul", llvm::cl::desc("target=cpu: how f32 matmuls run"),
       llvm::cl::init(MatmulLowering::Auto), matmulLoweringValues()};
+  ListOption<std::string> matmulChoice{
+      *this, "matmul-choice",
+      llvm::cl::desc("target=cpu, matmul=auto: rules CLASS:KERNEL choosing "
+                     "each matmul class's kernel (empty: the device's "
+                     "calibration, else the built-in default; see "
+                     "resolveMatmulChoice)")};
   Option<bool> workspace{
       *this, "workspace",
       llvm::cl::desc("target=cpu: stage temporaries in one workspace per "
@@ -183,6 +189,27 @@ struct PipeCompileOptions : public PipelineScheduleOptions<PipeCompileOptions> {
           clEnumValN(CompileEmit::MLIR, "mlir",
                      "the stage code lowered for the target"))};
 };
+
+/// The kernel choice of matmul=auto that `pipe-compile` lowers with, and
+/// what decided it.
+struct ResolvedMatmulChoice {
+  /// The rules for pipe-lower-to-llvm's matmul-choice (empty: not
+  /// matmul=auto on the CPU target).
+  std::vector<std::string> rules;
+  /// Where they come from, for people (e.g. "the calibration of device
+  /// 'host'"); empty when there is no choice to make.
+  std::string source;
+};
+
+/// The choice for the CPU target with matmul=auto: the matmul-choice option
+/// when given; else the measured kernels of the device's calibration
+/// ("matmulKernels", written by pipewave-calibrate; the device is the
+/// `device` option, else defaultDevice: the cached `host` calibration);
+/// else the built-in default (MatmulChoice.h). The same calibration gives
+/// the same rules. Fails with `error` for a malformed rule or device file.
+mlir::LogicalResult resolveMatmulChoice(const PipeCompileOptions &options,
+                                        ResolvedMatmulChoice &out,
+                                        std::string &error);
 
 /// Appends pipewave-compile's flow up to the stage functions on tensors:
 /// pipe-partition (markers, else one stage, when num-stages is 0),

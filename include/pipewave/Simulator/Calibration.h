@@ -69,11 +69,18 @@
 // Oversubscription: with more ranks than `cores`, the ranks share the
 // cores, and the simulator stretches every duration by ranks / cores.
 //
+// matmulKernels (optional, not a cost term): both CPU matmul kernels timed
+// per matmul class by pipewave-calibrate and the faster one, from which
+// pipewave-compile's --matmul=auto chooses the kernel of each matmul
+// (pipewave/Conversion/MatmulChoice.h, resolveMatmulChoice in
+// pipewave/Pipelines/Pipelines.h).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef PIPEWAVE_SIMULATOR_CALIBRATION_H
 #define PIPEWAVE_SIMULATOR_CALIBRATION_H
 
+#include <string>
 #include <vector>
 
 namespace pipewave::sim {
@@ -114,6 +121,17 @@ struct TransposePoint {
   double bytesPerSecond = 0;
 };
 
+/// matmulKernels: the vectorised kernel and OpenBLAS timed on one matmul
+/// class's representative shape (M x K times K x N), and the faster.
+struct MatmulKernelPoint {
+  /// The class, e.g. "nt-skinny-m" (MatmulChoice.h; not checked here).
+  std::string matmulClass;
+  double m = 0, n = 0, k = 0;
+  double vectorSeconds = 0, blasSeconds = 0;
+  /// "vector" or "blas".
+  std::string kernel;
+};
+
 /// A bandwidth measured on ops touching `bytes` bytes.
 struct BandwidthPoint {
   double bytes = 0;
@@ -151,6 +169,8 @@ struct Calibration {
   /// formula of Network.h); 0 bandwidth: the device's intraNode link.
   double allReduceBytesPerSecond = 0;
   double allReduceLatencySeconds = 0;
+  /// The matmul kernel measured faster per class (empty: not measured).
+  std::vector<MatmulKernelPoint> matmulKernels;
 
   /// Interpolated matmul rate of an M x K times K x N problem (0 when the
   /// table is empty).

@@ -58,6 +58,9 @@ struct SummaryInputs {
   bool autoSchedule = false;
   /// The recompute policy ("none", "full", "selective").
   std::string recompute = "none";
+  /// How the CPU target runs f32 matmuls and, for auto, what chose the
+  /// kernels (empty: not said, e.g. for CUDA).
+  std::string matmul;
   /// The compiled binary as the user named it (empty: not an executable,
   /// no run command) and the parameter file written next to it, if any.
   std::string output;
@@ -114,6 +117,9 @@ struct CompileSummary {
   int numRanks = 0;
   std::vector<StageSummary> stages;
   std::vector<RankSummary> ranks;
+
+  /// SummaryInputs::matmul.
+  std::string matmul;
 
   std::string device, deviceDescription, deviceReason;
   double deviceMemoryBytes = 0;
