@@ -25,14 +25,7 @@ root="$here/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
-python3 "$root/scripts/make-npy.py" "$work/x.npy" 16 64
-python3 "$root/scripts/make-npy.py" "$work/y.npy" 16 8
-python3 "$root/scripts/make-npy.py" "$work/tx.npy" 4 8 32
-python3 "$root/scripts/make-npy.py" "$work/ty.npy" 4 8 32
-python3 "$root/scripts/gen-mlp.py" --layers 8 --width 512 --batch 256 \
-  > "$work/mlp512.mlir"
-python3 "$root/scripts/make-npy.py" "$work/x512.npy" 256 64
-python3 "$root/scripts/make-npy.py" "$work/y512.npy" 256 8
+. "$here/inputs.sh"
 echo "device: $device; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
