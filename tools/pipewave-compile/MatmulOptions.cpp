@@ -66,8 +66,8 @@ void pipewave::compile::setMatmulOptions(PipeCompileOptions &options) {
       std::vector<std::string>(matmulChoice.begin(), matmulChoice.end());
 }
 
-bool pipewave::compile::describeMatmul(const PipeCompileOptions &options,
-                                       SummaryInputs &inputs) {
+bool pipewave::compile::resolveAndDescribeMatmul(PipeCompileOptions &options,
+                                                 SummaryInputs &inputs) {
   if (options.target != CompileTarget::CPU)
     return true;
   ResolvedMatmulChoice choice;
@@ -77,6 +77,7 @@ bool pipewave::compile::describeMatmul(const PipeCompileOptions &options,
   inputs.matmul = stringifyMatmulLowering(options.matmul).str();
   if (choice.rules.empty())
     return true;
+  options.matmulChoice = choice.rules;
   MatmulChoice table;
   (void)table.apply(choice.rules, error);
   inputs.matmul += ": vector for " +

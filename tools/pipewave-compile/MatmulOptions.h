@@ -25,11 +25,14 @@ bool checkMatmulOptions();
 /// Sets the matmul options of `options` from the command line.
 void setMatmulOptions(PipeCompileOptions &options);
 
-/// The summary's matmul line for `options` (set by setPipelineOptions):
-/// the lowering and, for matmul=auto, the kernels per class and what chose
-/// them (resolveMatmulChoice). Prints an error and returns false when the
-/// choice cannot be resolved.
-bool describeMatmul(const PipeCompileOptions &options, SummaryInputs &inputs);
+/// Resolves matmul=auto's kernel per class once (resolveMatmulChoice) and
+/// pins the result in `options.matmulChoice`, so the lowering compiles
+/// exactly what the summary reports without reading the device again; then
+/// writes the summary's matmul line: the lowering and, for matmul=auto, the
+/// kernels per class and what chose them. Prints an error and returns false
+/// when the choice cannot be resolved.
+bool resolveAndDescribeMatmul(PipeCompileOptions &options,
+                              SummaryInputs &inputs);
 
 } // namespace pipewave::compile
 

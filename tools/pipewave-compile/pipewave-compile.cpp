@@ -481,7 +481,7 @@ int main(int argc, char **argv) {
   summaryInputs.deviceReason = "the " + targetName + " target's device";
   summaryInputs.autoSchedule = scheduleName == "auto";
   summaryInputs.recompute = recompute;
-  if (!pipewave::compile::describeMatmul(options, summaryInputs))
+  if (!pipewave::compile::resolveAndDescribeMatmul(options, summaryInputs))
     return 1;
   std::optional<pipewave::CompileSummary> summary;
   progress.phase("summary");
