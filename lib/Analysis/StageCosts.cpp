@@ -10,7 +10,10 @@
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
 #include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/SymbolTable.h"
+
+#include <functional>
 
 #include <algorithm>
 #include <cmath>
@@ -102,9 +105,132 @@ static std::vector<sim::OpWork> costedOps(func::FuncOp fn) {
   return ops;
 }
 
+/// A transpose of `value` (swapping its two innermost axes).
+static sim::OpWork transposeOf(Value value, bool fixedSize) {
+  sim::OpWork work;
+  work.kind = sim::OpClass::Transpose;
+  work.bytes = 2 * typeBytes(value.getType());
+  if (auto type = dyn_cast<RankedTensorType>(value.getType());
+      type && type.hasStaticShape() && type.getRank() > 0) {
+    work.n = static_cast<double>(std::max<int64_t>(type.getShape().back(), 1));
+    work.m = static_cast<double>(type.getNumElements()) / work.n;
+  }
+  work.fixedSize = fixedSize;
+  return work;
+}
+
+void pipewave::forEachDerivedBackwardOp(
+    func::FuncOp fn,
+    llvm::function_ref<void(Operation *, const sim::OpWork &, bool)> emit) {
+  // Values that depend on a differentiated activation argument, on a
+  // differentiated parameter, and on any non-parameter argument (data).
+  llvm::DenseSet<Value> fromActivation, fromParam, fromData;
+  Block &body = fn.getBody().front();
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+    auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
+    bool isFloat = type && isa<FloatType>(type.getElementType());
+    bool param = static_cast<bool>(pipe::getParamArgAttr(fn, i));
+    bool named = static_cast<bool>(pipe::getNameArgAttr(fn, i));
+    if (!param)
+      fromData.insert(body.getArgument(i));
+    if (!isFloat)
+      continue;
+    if (param && !pipe::isFrozenArg(fn, i))
+      fromParam.insert(body.getArgument(i));
+    else if (!param && !named)
+      fromActivation.insert(body.getArgument(i));
+  }
+  // A value inside a region (a pipe.recompute body) depends on what its
+  // holder's operands depend on.
+  auto holderOf = [](Value v) -> Operation * {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg ? arg.getOwner()->getParentOp() : nullptr;
+  };
+  std::function<bool(const llvm::DenseSet<Value> &, Value)> in =
+      [&](const llvm::DenseSet<Value> &set, Value v) {
+        if (set.contains(v))
+          return true;
+        Operation *holder = holderOf(v);
+        return holder && holder != fn.getOperation() &&
+               llvm::any_of(holder->getOperands(),
+                            [&](Value o) { return in(set, o); });
+      };
+  auto propagate = [&](Operation *op, llvm::DenseSet<Value> &set) {
+    bool any =
+        llvm::any_of(op->getOperands(), [&](Value o) { return in(set, o); });
+    if (!any && op->getNumRegions() > 0)
+      op->walk([&](Operation *inner) {
+        any |= inner != op && llvm::any_of(inner->getResults(), [&](Value r) {
+                 return set.contains(r);
+               });
+      });
+    if (any)
+      set.insert(op->result_begin(), op->result_end());
+  };
+
+  // Post-order: a region's ops before their holder, each block in order.
+  fn.getBody().walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::IsTerminator>())
+      return;
+    propagate(op, fromActivation);
+    propagate(op, fromParam);
+    propagate(op, fromData);
+    if (op->getNumRegions() > 0)
+      return;
+    FailureOr<OpCost> cost = getOpCost(op);
+    if (failed(cost) || cost->kind == sim::OpClass::Free)
+      return;
+    auto differentiated = [&](Value v) {
+      return isa<ShapedType>(v.getType()) &&
+             (in(fromActivation, v) || in(fromParam, v));
+    };
+    auto sink = [&](Value v, const sim::OpWork &work) {
+      emit(op, work, in(fromActivation, v));
+    };
+    if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
+      // The rule of GradientRules/Matmul.cpp: dA = dY . B^T, dB = A^T . dY,
+      // each with a transposed copy of the other operand.
+      Value a = matmul.getA(), b = matmul.getB();
+      if (differentiated(a)) {
+        sim::OpWork dA = cost->work();
+        dA.k = cost->n;
+        dA.n = cost->k;
+        sink(a, transposeOf(b, !in(fromData, b)));
+        sink(a, dA);
+      }
+      if (differentiated(b)) {
+        sim::OpWork dB = cost->work();
+        dB.m = cost->k;
+        dB.k = cost->m;
+        sink(b, transposeOf(a, !in(fromData, a)));
+        sink(b, dB);
+      }
+      return;
+    }
+    // Any other op: one forward's worth of work per differentiated operand
+    // (a transcendental's derivative is element-wise arithmetic: about 3
+    // flops an element, e.g. tanh's dY (1 - t^2)).
+    sim::OpWork work = cost->work();
+    if (work.kind == sim::OpClass::Transcendental) {
+      work.kind = sim::OpClass::Elementwise;
+      double elements = 0;
+      for (Type type : op->getResultTypes())
+        if (auto shaped = dyn_cast<ShapedType>(type);
+            shaped && shaped.hasStaticShape())
+          elements += static_cast<double>(shaped.getNumElements());
+      work.flops = 3 * elements;
+    }
+    for (Value operand : op->getOperands())
+      if (differentiated(operand))
+        sink(operand, work);
+  });
+}
+
 /// `op` at `scale` of the `samples` its function computes (see the file
 /// comment of StageCosts.h).
 static sim::OpWork scaleOp(sim::OpWork op, double samples, double scale) {
+  if (op.fixedSize)
+    return op;
   op.flops *= scale;
   op.bytes *= scale;
   if (op.kind == sim::OpClass::Transpose) {
@@ -228,16 +354,35 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
     work.backwardInputOps = costedOps(bwdInput);
     work.backwardWeightOps = costedOps(bwdWeight);
     work.hasSplitBackward = bwdInput && bwdWeight;
-    work.backwardSeconds = bwd ? seconds(bwd) : 2 * work.forwardSeconds;
-    if (work.hasSplitBackward) {
+    if (!bwd) {
+      // Before pipe-autodiff: the backward its gradient rules would make.
+      work.backwardDerived = true;
+      forEachDerivedBackwardOp(fn, [&](Operation *, const sim::OpWork &op,
+                                       bool input) {
+        (input ? work.backwardInputOps : work.backwardWeightOps).push_back(op);
+      });
+      work.backwardOps = work.backwardInputOps;
+      llvm::append_range(work.backwardOps, work.backwardWeightOps);
+    }
+    auto sum = [&](const std::vector<sim::OpWork> &ops) {
+      double total = 0;
+      for (const sim::OpWork &op : ops)
+        total += device.opSeconds(op);
+      return total;
+    };
+    if (work.backwardDerived) {
+      work.backwardInputSeconds = sum(work.backwardInputOps);
+      work.backwardWeightSeconds = sum(work.backwardWeightOps);
+      work.backwardSeconds =
+          work.backwardInputSeconds + work.backwardWeightSeconds;
+    } else if (work.hasSplitBackward) {
+      work.backwardSeconds = seconds(bwd);
       work.backwardInputSeconds = seconds(bwdInput);
       work.backwardWeightSeconds = seconds(bwdWeight);
-    } else if (bwd) {
+    } else {
+      work.backwardSeconds = seconds(bwd);
       work.backwardInputSeconds = work.backwardWeightSeconds =
           work.backwardSeconds / 2;
-    } else {
-      work.backwardInputSeconds = work.backwardWeightSeconds =
-          work.forwardSeconds;
     }
 
     // Stash: the forward function's extra results, or every produced tensor.
@@ -321,14 +466,11 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
     return calibratedSeconds(ops, samples, scale, device);
   };
   double forward = at(work.forwardOps);
-  double backward =
-      work.hasBackwardFunction ? at(work.backwardOps) : 2 * forward;
-  double input = forward, weight = forward;
-  if (work.hasSplitBackward) {
+  double backward = at(work.backwardOps);
+  double input = backward / 2, weight = backward / 2;
+  if (work.hasSplitBackward || work.backwardDerived) {
     input = at(work.backwardInputOps);
     weight = at(work.backwardWeightOps);
-  } else if (work.hasBackwardFunction) {
-    input = weight = backward / 2;
   }
   // The runtime adds every parameter gradient of a B or W to the step's.
   double accumulate =

@@ -13,7 +13,7 @@
 // REMARK-NEXT:   stage layers    first .. last layer            repl devices
 // REMARK-NEXT:   0     0-9       tosa.matmul#0 .. tosa.matmul#9    4 0-3
 // REMARK-NEXT:   1     10-27     tosa.add#10 .. tosa.mul#27        4 4-7
-// REMARK:        simulated: step 1.66 ms, bubble 21.1%, peak memory 912 KiB per device
+// REMARK:        simulated: step 1.60 ms, bubble 20.7%, peak memory 912 KiB per device
 // REMARK:      single device: does not fit
 // REMARK-NEXT: data parallel: does not fit
 // REMARK-NEXT: best candidates (layers x replicas per stage):
@@ -46,8 +46,8 @@
 // planner's own simulation.
 // RUN: pipewave-opt %t.mlir --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule=replicas=1 --sched-simulate="device=%S/Inputs/plan-device.json devices-per-node=4 report=-" -o /dev/null | FileCheck %s --check-prefix=SIM
 // SIM:      sched-simulate: "1f1b", 2 stages on 2 ranks (8 devices), 4 microbatches, on slow (977 KiB per device)
-// SIM-NEXT: step time: 0.00165613 s (1.66 ms)
-// SIM-NEXT: bubble fraction: 0.2111
+// SIM-NEXT: step time: 0.00160273 s (1.60 ms)
+// SIM-NEXT: bubble fraction: 0.2074
 
 // MANUAL: func.func private @main_stage0
 // MANUAL: func.func private @main_stage1

@@ -17,17 +17,20 @@
 //   mul [4,2] by the parameter [1,2] (and the 1-byte shift): 36.5 B at
 //     1 GB/s: 0.0365 us
 //   ops: 3.6125 us; F = 3.6125 + 10 (action) = 13.6125 us
-//   B (no pipe.bwd) = 2 x 3.6125 + 10 + the accumulation of the 8 B
-//     parameter (1 us + 8 B at 100 MB/s = 1.08 us) = 18.305 us
-//   I = 13.6125 us, W = 13.6125 + 1.08 = 14.6925 us
+//   The backward (no pipe.bwd: derived from these ops) differentiates only
+//   the parameter: the mul's gradient for p (W), one mul: 0.0365 us; the
+//   rest depends on data only. B = 0.0365 + 10 (action) + the accumulation
+//   of the 8 B parameter (1 us + 8 B at 100 MB/s = 1.08 us) = 11.1165 us,
+//   I = 10 us (the action), W = 0.0365 + 10 + 1.08 = 11.1165 us
 //   optimizer: one tensor of 8 B: 10 us + 0.08 us
 // Stage 1: reduce_sum axis 0 of [4,2] (outer: 20 B at 2 GB/s, 1.01 us),
 //   reduce_sum axis 1 of [1,2] (innermost: 6 B at 1 GB/s, 1.006 us):
-//   F = I = W = 12.016 us, B = 2 x 2.016 + 10 = 14.032 us, no parameter:
-//   no accumulation, no optimizer step.
+//   F = 12.016 us. Its input is the activation: each reduction's gradient
+//   once (I): B = I = 2.016 + 10 = 12.016 us, W = 10 us (the action); no
+//   parameter: no accumulation, no optimizer step.
 // CHECK:      stage function             F            B            I            W            optimizer
-// CHECK-NEXT: 0     main_stage0          1.36125e-05  1.8305e-05   1.36125e-05  1.46925e-05  1.008e-05
-// CHECK-NEXT: 1     main_stage1          1.2016e-05   1.4032e-05   1.2016e-05   1.2016e-05   0
+// CHECK-NEXT: 0     main_stage0          1.36125e-05  1.11165e-05  1e-05        1.11165e-05  1.008e-05
+// CHECK-NEXT: 1     main_stage1          1.2016e-05   1.2016e-05   1.2016e-05   1e-05        0
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
                 %p: tensor<1x2xf32> {pipe.param, pipe.name = "p"}) -> tensor<f32> {

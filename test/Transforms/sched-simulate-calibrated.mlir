@@ -17,15 +17,22 @@
 // Stage 0 is one matmul [1, 4, 8] x [1, 8, 8], 512 FLOPs for the batch: per
 // microbatch M = 2 (M is the sample dimension), 256 FLOPs at 1 GFLOP/s =
 // 0.256 us, plus 1 us for the op and 10 us for the action: F = 11.256 us.
-// With no pipe.bwd function B = 2 x 1.256 + 10 = 12.512 us, I = W = F.
+// With no pipe.bwd function the backward is derived from the forward ops:
+// the input is data, so only the weight's gradient x^T . dY: a transpose
+// of the microbatch's [1, 2, 8] (128 B at 1 GB/s, 0.128 us, + 1 us) and
+// the 8 x 2 x 8 matmul (256 FLOPs: 0.256 us, + 1 us); W = B = 2.384 + 10 =
+// 12.384 us, I = 10 us (the action).
 // Stage 1: the add of 4x8 and 1x8 touches 288 B (144 B a microbatch:
 // 0.144 us), the reductions 160 and 36 B (0.08 and 0.018 us), plus 1 us
-// each and 10 us for the action: F = 13.242 us, B = 2 x 3.242 + 10 =
-// 16.484 us. The Adam steps: 10 us + 256 B (32 B) at 100 MB/s.
+// each and 10 us for the action: F = 13.242 us. Its backward: the add's
+// gradient for the activation (I) and for b (W), one add each, and each
+// reduction's once (I): I = 3.242 + 10 = 13.242 us, W = 1.144 + 10 =
+// 11.144 us, B = 4.386 + 10 = 14.386 us. The Adam steps: 10 us + 256 B
+// (32 B) at 100 MB/s.
 // CHECK:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on calibrated-unit
 // CHECK:      stage function             F            B            I            W            optimizer
-// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.2512e-05   1.1256e-05   1.1256e-05   1.256e-05
-// CHECK-NEXT: 1     main_stage1          1.3242e-05   1.6484e-05   1.3242e-05   1.3242e-05   1.032e-05
+// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.2384e-05   1e-05        1.2384e-05   1.256e-05
+// CHECK-NEXT: 1     main_stage1          1.3242e-05   1.4386e-05   1.3242e-05   1.1144e-05   1.032e-05
 
 // SHARED:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on calibrated-unit
 // SHARED:      oversubscribed: 2 ranks on 1 cores, every duration stretched by 2

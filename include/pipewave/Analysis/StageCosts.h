@@ -11,10 +11,21 @@
 //
 // * F: the sum over the operations of the stage function of
 //   device.opSeconds(work): the FP32 roofline, or the calibrated cost.
-// * B: the cost of the `pipe.bwd` function when pipe-autodiff has run, else
-//   2 x F.
+// * B: the cost of the `pipe.bwd` function when pipe-autodiff has run.
+//   Before it, the backward that its gradient rules would generate: a value
+//   is differentiated if it depends on an argument pipe-autodiff
+//   differentiates (an unfrozen parameter, or an unnamed float argument: the
+//   previous stage's activation). A `tosa.matmul` A x B costs, per
+//   differentiated operand, a transpose of the other operand and a matmul of
+//   the swapped shape (dA = dY x B^T: M x N x K; dB = A^T x dY: K x M x N);
+//   any other op one forward's worth of its work per differentiated operand
+//   (a transcendental's as element-wise arithmetic of 3 flops an element).
+//   A transpose of a value that depends on no data (a weight) does not
+//   scale with the microbatch.
 // * I, W: the costs of `pipe.bwd_input` / `pipe.bwd_weight` when present;
-//   else half of the `pipe.bwd` cost each; else 1 x F each.
+//   else half of the `pipe.bwd` cost each; before pipe-autodiff, the derived
+//   gradients of values that depend on the activation argument (I) and the
+//   rest (W), as pipe-autodiff{split} splits them.
 // * Optimizer step: 7 bytes of traffic per parameter byte (Adam: weights,
 //   gradients and two moments read; weights and moments written) over the
 //   device's memory bandwidth.
@@ -88,6 +99,9 @@ struct StageWork {
   bool hasForwardFunction = false;
   bool hasBackwardFunction = false;
   bool hasSplitBackward = false;
+  /// No backward function yet: the backward ops are derived from the
+  /// forward's (see the file comment).
+  bool backwardDerived = false;
 };
 
 /// The per-stage work of a module, and how it scales with the microbatches.
@@ -139,6 +153,19 @@ private:
 mlir::FailureOr<ModelCosts> computeModelCosts(mlir::func::FuncOp entry,
                                               const sim::DeviceSpec &device,
                                               llvm::StringRef passName);
+
+/// Calls `emit(op, work, toInput)` for every op of the backward that
+/// pipe-autodiff would generate for `fn` (see the file comment: a value is
+/// differentiated if it depends on an unfrozen `pipe.param` or an unnamed
+/// float argument), attributed to the forward op `op` it differentiates;
+/// `toInput` is true for the gradients of values that depend on an
+/// activation argument (what `pipe.bwd_input` computes), false for the rest
+/// (`pipe.bwd_weight`). On a function whose only differentiated arguments
+/// are parameters (an unpartitioned entry), every op goes to the weights.
+void forEachDerivedBackwardOp(
+    mlir::func::FuncOp fn,
+    llvm::function_ref<void(mlir::Operation *, const sim::OpWork &, bool)>
+        emit);
 
 /// A built-in device (cpu, v100, a100, h100, h200) or a device file in the
 /// format of data/devices/*.json (a name ending in ".json"); nullopt with

@@ -107,6 +107,9 @@ struct OpWork {
   /// Matmul: the per-batch problem M x K times K x N. Transpose: m rows
   /// of n (the input's innermost dimension) elements.
   double m = 0, n = 0, k = 0;
+  /// True for work that does not scale with the samples of a step (a
+  /// transpose of a weight in a backward priced before pipe-autodiff).
+  bool fixedSize = false;
 };
 
 /// One measured matmul: its shape and its rate.

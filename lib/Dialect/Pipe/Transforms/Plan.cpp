@@ -248,6 +248,13 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
     llvm::DenseSet<Value> seenParams;
     double pendingParams = 0;
     SmallVector<Operation *> leading;
+    // Each operation's backward, as pipe-autodiff would generate it.
+    llvm::DenseMap<Operation *, double> backwardSeconds;
+    forEachDerivedBackwardOp(
+        fn, [&](Operation *op, const sim::OpWork &work, bool) {
+          if (Operation *top = body.findAncestorOpInBlock(*op))
+            backwardSeconds[top] += deviceSpec.opSeconds(work);
+        });
 
     for (Operation &op : body.without_terminator()) {
       if (isa<SplitOp>(op)) {
@@ -287,7 +294,7 @@ struct PipePlanPass : public pipe::impl::PipePlanBase<PipePlanPass> {
         layer.name = op.getName().getStringRef().str() + "#" +
                      std::to_string(model.profile.layers.size());
         layer.forwardSeconds = deviceSpec.opSeconds(cost->work());
-        layer.backwardSeconds = 2 * layer.forwardSeconds;
+        layer.backwardSeconds = backwardSeconds.lookup(&op);
         for (Type type : op.getResultTypes())
           layer.outputBytes += pipewave::typeBytes(type);
         layer.parameterBytes = params + pendingParams;

@@ -90,7 +90,8 @@ std::string formatReport(const schedule::Program &program,
                 "functions\n"
           : costs.hasBackwardFunctions()
               ? "backward: the pipe.bwd functions; I = W = B / 2\n"
-              : "backward: B = 2 F, I = W = F (no pipe.bwd functions)\n";
+              : "backward: derived from the forward ops as pipe-autodiff "
+                "would generate it (no pipe.bwd functions)\n";
   text += "per microbatch (seconds, bytes):\n";
   text += format("  %-5s %-20s %-12s %-12s %-12s %-12s %-12s %-12s %-12s "
                  "%s\n",

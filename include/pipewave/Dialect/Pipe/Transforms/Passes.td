@@ -151,8 +151,8 @@ def PipeSchedule : Pass<"pipe-schedule", "::mlir::ModuleOp"> {
       and 2, zb-h1, zb-v; the multi-chunk ones only on two ranks or more;
       no zb-h1/zb-v for inference) for every candidate microbatch count
       with the costs of `sched-simulate` on `device` (stage durations from
-      the per-op cost model, 2x forward for B unless `pipe.bwd` functions
-      exist), rank r on device r with `devices-per-node` per node, and picks
+      the per-op cost model; before pipe-autodiff the backward it would
+      generate, derived from the forward ops), rank r on device r with `devices-per-node` per node, and picks
       the fastest whose peak memory per device fits `memory` (default: the
       device's capacity). The stage count is fixed by the partition at this
       point; only the schedule, and so the rank count, varies. Before
@@ -258,7 +258,10 @@ def PipePlan : Pass<"pipe-plan", "::mlir::ModuleOp"> {
     Otherwise the layers are the entry function's top-level operations with
     a cost (per-op cost model, turned into seconds on `device` with a
     roofline over its FP32 peak): forward = that time at the entry's batch,
-    backward = 2x forward, activation bytes = the operation's results,
+    backward = the ops pipe-autodiff would generate for it (as in
+    sched-simulate: per differentiated operand of a matmul a transpose and
+    a matmul of the swapped shape, of any other op its forward work; an
+    operation that depends on no parameter has none), activation bytes = the operation's results,
     parameter bytes = the `pipe.param` arguments it is the first to use. The
     bytes crossing the cut after a layer are the values defined up to it and
     used after it. Operations without a cost, or of zero cost (views),

@@ -72,9 +72,15 @@ def SchedSimulate : Pass<"sched-simulate", "::mlir::ModuleOp"> {
     * F: the stage function's cost under the per-op cost model, each
       operation timed with a roofline over the device's FP32 peak and
       memory bandwidth;
-    * B: the `pipe.bwd` function's cost when pipe-autodiff has run, else
-      2 x F; I and W: the `pipe.bwd_input` / `pipe.bwd_weight` costs, else
-      half of B each when `pipe.bwd` exists, else 1 x F each;
+    * B: the `pipe.bwd` function's cost when pipe-autodiff has run; I and
+      W: the `pipe.bwd_input` / `pipe.bwd_weight` costs, else half of B
+      each. Before pipe-autodiff, the backward its gradient rules would
+      generate, derived from the stage's ops: for a `tosa.matmul`, per
+      differentiated operand a transpose of the other operand and a matmul
+      of the swapped shape; for any other op, its forward work once per
+      differentiated operand. A value is differentiated if it depends on a
+      trained parameter or on the previous stage's activation; I takes the
+      gradients of values that depend on the activation, W the rest;
     * optimizer: 7 bytes of traffic per parameter byte (Adam) over the
       memory bandwidth;
     * activations: the tensors `pipe.send act ... from s` sends in the
