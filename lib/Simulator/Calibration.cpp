@@ -147,6 +147,23 @@ double Calibration::optimizerStepSeconds(
   return seconds;
 }
 
+double Calibration::messageSeconds(double bytes, double bytesPerSecond) const {
+  if (pointToPoint.empty())
+    return -1;
+  const MessagePoint &first = pointToPoint.front(), &last = pointToPoint.back();
+  if (bytes <= first.bytes)
+    return first.seconds;
+  if (bytes >= last.bytes)
+    return last.seconds +
+           (bytesPerSecond > 0 ? (bytes - last.bytes) / bytesPerSecond : 0);
+  auto upper = std::upper_bound(
+      pointToPoint.begin(), pointToPoint.end(), bytes,
+      [](double b, const MessagePoint &p) { return b < p.bytes; });
+  const MessagePoint &hi = *upper, &lo = *(upper - 1);
+  double t = (bytes - lo.bytes) / (hi.bytes - lo.bytes);
+  return lo.seconds + t * (hi.seconds - lo.seconds);
+}
+
 double
 Calibration::accumulateSecondsOf(const std::vector<double> &tensorBytes) const {
   if (accumulate.empty())

@@ -112,6 +112,24 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
       out.transpose.push_back(point);
     }
   }
+  if (const JsonValue *points = object.find("pointToPoint")) {
+    if (!points->isArray()) {
+      error = "'pointToPoint' must be an array";
+      return false;
+    }
+    for (const JsonValue &entry : points->array) {
+      MessagePoint point;
+      if (!entryNumber(entry, "pointToPoint", "bytes", point.bytes, error) ||
+          !entryNumber(entry, "pointToPoint", "seconds", point.seconds, error))
+        return false;
+      if (!out.pointToPoint.empty() &&
+          !(point.bytes > out.pointToPoint.back().bytes)) {
+        error = "pointToPoint: sizes must increase";
+        return false;
+      }
+      out.pointToPoint.push_back(point);
+    }
+  }
   return readMatmulKernels(object, out, error);
 }
 
@@ -143,6 +161,14 @@ std::string optionalCalibrationJson(const Calibration &c) {
           ", \"bytesPerSecond\": " + jsonNumber(c.transpose[i].bytesPerSecond) +
           " }";
     out += "\n    ],\n";
+  }
+  if (!c.pointToPoint.empty()) {
+    out += "    \"pointToPoint\": [";
+    for (size_t i = 0; i < c.pointToPoint.size(); ++i)
+      out += std::string(i ? ", " : "") +
+             "{ \"bytes\": " + jsonNumber(c.pointToPoint[i].bytes) +
+             ", \"seconds\": " + jsonNumber(c.pointToPoint[i].seconds) + " }";
+    out += "],\n";
   }
   return out + matmulKernelsJson(c);
 }

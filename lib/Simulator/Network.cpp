@@ -76,8 +76,17 @@ TransferCost transferCost(const Cluster &cluster, const std::vector<int> &from,
                                 divide(load, cluster.interNode.bytesPerSecond));
   if (inter)
     cost.latency = std::max(cost.latency, cluster.interNode.latencySeconds);
-  if (intra)
-    cost.latency = std::max(cost.latency, cluster.intraNode.latencySeconds);
+  if (intra) {
+    double latency = cluster.intraNode.latencySeconds;
+    // A calibrated device's measured message times: the time of a flow's
+    // chunk beyond its occupancy of the link is latency.
+    const std::optional<Calibration> &measured = cluster.device.calibration;
+    double bandwidth = cluster.intraNode.bytesPerSecond;
+    if (measured && !measured->pointToPoint.empty())
+      latency = std::max(0.0, measured->messageSeconds(chunk, bandwidth) -
+                                  divide(chunk, bandwidth));
+    cost.latency = std::max(cost.latency, latency);
+  }
   return cost;
 }
 

@@ -8,7 +8,10 @@
 // time = round trip / 2), and all-reduces of one float and of the large
 // buffer, through the runtime's MPI backend, the transport pipewave-run
 // gives compiled models. With the ring formula of the simulator for two
-// ranks, an all-reduce of b bytes takes 2 latency + b / bandwidth.
+// ranks, an all-reduce of b bytes takes 2 latency + b / bandwidth. Then the
+// one-way time of messages from 8 B to 4 MiB, with sizes just below and
+// above 4 KiB and 64 KiB (where MPI transports switch from eager sends to a
+// rendezvous), for the simulator's pointToPoint table.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +80,14 @@ int runCommWorker(int argc, char **argv, const std::string &out, bool quick) {
     allReduce(*backend, floats, 1, small / 4); // warm-up
     double reduceSmall = allReduce(*backend, floats, 1, small);
     double reduceLarge = allReduce(*backend, floats, floats.size(), big);
+    const size_t sizes[] = {8,     512,   2048,  4032,   4160,    8192,
+                            32768, 65472, 65600, 262144, 1 << 20, large};
+    std::vector<double> messageSeconds;
+    for (size_t size : sizes) {
+      int rounds = size <= 65600 ? small : size <= (1 << 20) ? small / 4 : big;
+      pingPong(*backend, bytes, size, std::max(rounds / 8, 1)); // warm-up
+      messageSeconds.push_back(pingPong(*backend, bytes, size, rounds));
+    }
     if (backend->rank() == 0) {
       double bandwidth = large / std::max(oneWay - latency, 1e-9);
       double reduceBandwidth =
@@ -89,6 +100,8 @@ int runCommWorker(int argc, char **argv, const std::string &out, bool quick) {
       }
       std::fprintf(file, "%.6g %.6g %.6g %.6g\n", latency, bandwidth,
                    reduceSmall / 2, reduceBandwidth);
+      for (size_t i = 0; i < messageSeconds.size(); ++i)
+        std::fprintf(file, "%zu %.6g\n", sizes[i], messageSeconds[i]);
       std::fclose(file);
     }
     backend->barrier("done");

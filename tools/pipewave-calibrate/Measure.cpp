@@ -149,6 +149,10 @@ std::optional<CommFigures> measureComm(const Runner &runner,
     error = "the two-rank worker wrote no figures to '" + out + "'";
     return std::nullopt;
   }
+  // Then "bytes seconds" pairs: the one-way time by message size.
+  double bytes = 0, seconds = 0;
+  while (in >> bytes >> seconds)
+    figures.messages.emplace_back(bytes, seconds);
   return figures;
 }
 

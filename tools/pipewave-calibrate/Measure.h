@@ -18,6 +18,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace pipewave::calibrate {
 
@@ -61,6 +63,8 @@ struct CommFigures {
   double bytesPerSecond = 0;
   double allReduceLatencySeconds = 0;
   double allReduceBytesPerSecond = 0;
+  /// One-way seconds of a message by size (sizes increasing).
+  std::vector<std::pair<double, double>> messages;
 };
 
 /// Runs `self --comm-worker FILE` on two ranks through pipewave-run and

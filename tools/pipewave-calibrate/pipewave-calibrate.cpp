@@ -32,6 +32,7 @@
 //                              memcpy, timed in this process
 //   optimizer*                 Adam steps of 8x8 to 1024x1024 parameters
 //   intraNode, allReduce       ping-pong and all-reduce between two ranks
+//   pointToPoint               ping-pong one-way times of 8 B to 4 MiB
 //   cores                      the cores this process may run on
 //   matmulKernels              the vectorised kernel and OpenBLAS per
 //                              matmul class (MatmulKernels.h), measured
@@ -378,6 +379,13 @@ int main(int argc, char **argv) {
     report("point-to-point bandwidth", figures->bytesPerSecond * 1e-9, "GB/s");
     report("all-reduce latency", c.allReduceLatencySeconds * 1e6, "us");
     report("all-reduce bandwidth", c.allReduceBytesPerSecond * 1e-9, "GB/s");
+    for (auto [bytes, seconds] : figures->messages) {
+      c.pointToPoint.push_back({bytes, seconds});
+      report(("message of " + std::to_string(static_cast<int64_t>(bytes)) +
+              " B, one way")
+                 .c_str(),
+             seconds * 1e6, "us");
+    }
   }
 
   device.name = name;

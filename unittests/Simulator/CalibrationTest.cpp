@@ -316,6 +316,63 @@ TEST(CalibrationTest, RejectsBrokenOptionalTerms) {
   EXPECT_EQ(error, "calibration: 'version' must be 1 or more");
 }
 
+/// kCalibrated with a pointToPoint table: 2 us up to 4 KiB, then a
+/// rendezvous step to 10 us at 4160 B, and 1 GB/s beyond.
+std::string withMessages() {
+  std::string text = kCalibrated;
+  text.replace(text.find("\"cores\": 2,"), 11,
+               "\"cores\": 2,\n    \"pointToPoint\": ["
+               "{ \"bytes\": 8, \"seconds\": 2e-6 }, "
+               "{ \"bytes\": 4032, \"seconds\": 2e-6 }, "
+               "{ \"bytes\": 4160, \"seconds\": 1e-5 }, "
+               "{ \"bytes\": 1e6, \"seconds\": 1e-3 }],");
+  return text;
+}
+
+TEST(CalibrationTest, MessagesFollowTheMeasuredTable) {
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(withMessages(), &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  ASSERT_EQ(c.pointToPoint.size(), 4u);
+  // Below the first size its time; linear in bytes between sizes; beyond
+  // the last, the rest at the given bandwidth.
+  EXPECT_DOUBLE_EQ(c.messageSeconds(1, 1e9), 2e-6);
+  EXPECT_DOUBLE_EQ(c.messageSeconds(4032, 1e9), 2e-6);
+  EXPECT_DOUBLE_EQ(c.messageSeconds(4096, 1e9), 6e-6);
+  EXPECT_DOUBLE_EQ(c.messageSeconds(2e6, 1e9), 1e-3 + 1e6 / 1e9);
+  EXPECT_LT(calibrated().calibration->messageSeconds(8, 1e9), 0);
+
+  // A 5 KiB message within the machine waits 10 us + (5120 - 4160) /
+  // (1e6 - 4160) of the way to 1 ms, less its 5.12 us on the 1 GB/s link;
+  // across nodes the interNode link as before.
+  Cluster cluster = Cluster::of(*device, 2, 2);
+  TransferCost cost = transferCost(cluster, {0}, {1}, 5120);
+  double total = 1e-5 + (5120.0 - 4160) / (1e6 - 4160) * (1e-3 - 1e-5);
+  EXPECT_DOUBLE_EQ(cost.occupancy, 5120 / 1e9);
+  EXPECT_NEAR(cost.latency, total - 5120 / 1e9, 1e-18);
+  EXPECT_NEAR(cost.total(), total, 1e-18);
+  TransferCost across = transferCost(cluster, {1}, {2}, 5120);
+  EXPECT_DOUBLE_EQ(across.latency, 1e-5);
+  // Without a table: the intraNode latency.
+  Cluster plain = Cluster::of(calibrated(), 2, 1);
+  EXPECT_DOUBLE_EQ(transferCost(plain, {0}, {1}, 5120).latency, 1e-6);
+
+  // Written back and read again, and checked.
+  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(toJson(*again), toJson(*device));
+  std::string broken = withMessages();
+  broken.replace(broken.find("\"bytes\": 4160"), 13, "\"bytes\": 4000");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error, "calibration: pointToPoint: sizes must increase");
+  broken = withMessages();
+  broken.replace(broken.find("\"seconds\": 1e-5"), 15, "\"second\": 1e-5");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error, "calibration: pointToPoint: an entry lacks a non-negative "
+                   "'seconds'");
+}
+
 TEST(CalibrationTest, CachedDevicesResolveByName) {
   std::string dir = ::testing::TempDir() + "calibration-cache";
   ASSERT_EQ(setenv("PIPEWAVE_CACHE_DIR", dir.c_str(), 1), 0);

@@ -66,6 +66,15 @@
 // figures when present, else on the intraNode link (which holds the
 // measured point-to-point latency and bandwidth).
 //
+// Point-to-point messages (optional pointToPoint table): the one-way time of
+// a message of each measured size between two ranks of this machine. A
+// message within the machine then takes messageSeconds(bytes), linear in
+// bytes between the measured sizes, and beyond the largest its time plus the
+// rest at the intraNode bandwidth. The table catches what one latency and
+// one bandwidth cannot: MPI sends small messages eagerly and larger ones
+// (above 4 KiB in Open MPI's shared-memory transport) after a rendezvous
+// round trip, so a 5 KiB message can take several times a 4 KiB one.
+//
 // Oversubscription: with more ranks than `cores`, the ranks share the
 // cores, and the simulator stretches every duration by ranks / cores.
 //
@@ -145,6 +154,12 @@ struct BandwidthPoint {
 /// comment); 0 for an empty table.
 double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes);
 
+/// One measured point-to-point message: its size and one-way seconds.
+struct MessagePoint {
+  double bytes = 0;
+  double seconds = 0;
+};
+
 /// Measured cost terms of one machine (see the file comment).
 struct Calibration {
   /// The format's version: 1 (the first files), 2 (optimizer per tensor).
@@ -174,6 +189,14 @@ struct Calibration {
   double allReduceLatencySeconds = 0;
   /// The matmul kernel measured faster per class (empty: not measured).
   std::vector<MatmulKernelPoint> matmulKernels;
+  /// One-way message times between two ranks by size (sizes increasing;
+  /// empty: not measured).
+  std::vector<MessagePoint> pointToPoint;
+
+  /// One-way seconds of a `bytes` message between two ranks of this
+  /// machine from the pointToPoint table (see the file comment), with
+  /// `bytesPerSecond` beyond its largest size; negative without a table.
+  double messageSeconds(double bytes, double bytesPerSecond) const;
 
   /// Interpolated matmul rate of an M x K times K x N problem (0 when the
   /// table is empty).

@@ -15,7 +15,11 @@
 //   ingress of its destination; a flow between nodes loads the NIC of both
 //   nodes; a flow to the same device is free. The occupancy is the busiest
 //   resource's load over its bandwidth; the latency (intra- or inter-node,
-//   the larger one used) is added once.
+//   the larger one used) is added once. On a calibrated device with a
+//   pointToPoint table (Calibration.h) the intra-node latency is the
+//   measured one-way time of a flow's bytes less their occupancy: what a
+//   message of that size waits for beyond the bandwidth (an MPI rendezvous
+//   above the eager limit included).
 //
 // * Ring all-reduce of `bytes` among n devices:
 //     2 (n-1)/n * bytes / bw  +  2 (n-1) * latency,
