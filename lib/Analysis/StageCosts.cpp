@@ -491,6 +491,9 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches,
                      : 1.0 / static_cast<double>(microbatches);
   sim::CostTable table;
   table.parameterBytesByName = parameterBytesByName;
+  // pipewave-run checks every training step for non-finite values before
+  // its updates (--on-nonfinite, on by default).
+  table.stepAgreement = true;
   for (const StageWork &work : stages) {
     sim::StageCosts stage;
     stage.forward = work.forwardSeconds * scale;

@@ -81,6 +81,19 @@ public:
         inFlight[r][stage] = 0;
       }
     }
+    agreementPending = costs.stepAgreement && !program.forwardOnly;
+    arrived.assign(numRanks, false);
+    agreementIndex.assign(numRanks, 0);
+    for (int r = 0; r < numRanks; ++r) {
+      const std::vector<Action> &actions = program.ranks[r].actions;
+      int &index = agreementIndex[r];
+      index = static_cast<int>(actions.size());
+      for (size_t i = 0; i < actions.size(); ++i)
+        if (actions[i].kind == ActionKind::OptimizerStep) {
+          index = static_cast<int>(i);
+          break;
+        }
+    }
     for (int r = numRanks - 1; r >= 0; --r)
       worklist.push_back(r);
     while (!worklist.empty()) {
@@ -96,6 +109,7 @@ public:
     double busy = 0;
     for (int r = 0; r < numRanks; ++r) {
       RankReport &rank = report.ranks[r];
+      rank.finish = agreementEnd;
       for (const Slice &slice : rank.slices)
         rank.finish = std::max(rank.finish, slice.end);
       for (const ExtraSlice &slice : rank.allReduces)
@@ -378,8 +392,43 @@ private:
     }
   }
 
+  /// Whether `rank` may go on at pc[rank]: false while it waits at the
+  /// step's agreement (CostTable::stepAgreement) for the other ranks.
+  bool passAgreement(int rank) {
+    if (!agreementPending || pc[rank] != agreementIndex[rank])
+      return true;
+    arrived[rank] = true;
+    for (int r = 0; r < numRanks; ++r)
+      if (!arrived[r])
+        return false;
+    // Everyone is there: each rank's messages delivered (its sends arrived),
+    // then one all-reduce of a flag over all devices.
+    double start = 0;
+    for (int r = 0; r < numRanks; ++r)
+      start = std::max(start, clock[r]);
+    for (const MessageReport &message : report.messages)
+      start = std::max(start, message.arrival);
+    std::vector<int> devices;
+    for (int r = 0; r < numRanks; ++r)
+      devices.insert(devices.end(), placement.devices[r].begin(),
+                     placement.devices[r].end());
+    double end = start + allReduceSeconds(cluster, devices, 8);
+    agreementEnd = end;
+    for (int r = 0; r < numRanks; ++r) {
+      clock[r] = end;
+      if (r != rank)
+        worklist.push_back(r);
+    }
+    agreementPending = false;
+    return true;
+  }
+
   void advance(int rank) {
-    while (!finished(rank)) {
+    while (true) {
+      if (!passAgreement(rank))
+        return;
+      if (finished(rank))
+        return;
       const Action &action = program.ranks[rank].actions[pc[rank]];
       switch (action.kind) {
       case ActionKind::Send:
@@ -463,6 +512,13 @@ private:
   /// (from rank, to rank) -> when the directed link is free.
   std::map<std::pair<int, int>, double> links;
   std::vector<int> worklist;
+  /// The step's agreement: still to come; [rank] where the rank waits for
+  /// it (its first OptimizerStep, or the end of its list), and whether it
+  /// is there.
+  bool agreementPending = false;
+  double agreementEnd = 0;
+  std::vector<int> agreementIndex;
+  std::vector<bool> arrived;
   SimReport report;
 };
 

@@ -28,11 +28,13 @@
 // GPipe, M = 2:
 //   rank 0: F0 [0, 160], F1 [160, 320]
 //   act 0 arrives 224, act 1 arrives 384
-//   rank 1: F0 [224, 260], F1 [384, 420], B0 [420, 472], B1 [472, 524],
-//           opt [524, 525]
+//   rank 1: F0 [224, 260], F1 [384, 420], B0 [420, 472], B1 [472, 524]
 //   grad 0 on the link [472, 536]; grad 1 waits for it: [536, 600]
 //   rank 0: B0 at 536, B1 at 600 (both empty)
-// Step 600 ns; busy 320 + 176 ns: bubble 1 - 496 / 1200 = 0.5867.
+//   the runtime's agreement on non-finite values once every rank is done
+//   and every message arrived: an all-reduce of 8 B, [600, 608]
+//   rank 1: opt [608, 609]
+// Step 609 ns; busy 320 + 176 ns: bubble 1 - 496 / 1218 = 0.5928.
 //
 // Memory. Stage 0 stashes its input and the tanh: 2 x 64 B per microbatch;
 // at the peak both microbatches (256 B) and one 64 B message. Stage 1
@@ -41,8 +43,8 @@
 // their gradients (32 B) and the Adam moments (64 B): 420 B.
 
 // CHECK:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on unit (1000 B per device)
-// CHECK-NEXT: step time: 6e-07 s (0.60 us)
-// CHECK-NEXT: bubble fraction: 0.5867
+// CHECK-NEXT: step time: 6.09e-07 s (0.61 us)
+// CHECK-NEXT: bubble fraction: 0.5928
 // CHECK-NEXT: memory: every rank fits
 // CHECK-NEXT: backward: derived from the forward ops as pipe-autodiff would generate it (no pipe.bwd functions)
 // CHECK-NEXT: per microbatch (seconds, bytes):
@@ -80,7 +82,7 @@
 
 // Without report= the report is a remark on the program.
 // REMARK:      remark: sched-simulate: "gpipe", 2 stages on 2 ranks
-// REMARK-NEXT: step time: 6e-07 s (0.60 us)
+// REMARK-NEXT: step time: 6.09e-07 s (0.61 us)
 
 // With 400 B per device the second rank does not fit.
 // SMALL: sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on unit (400 B per device)
@@ -98,10 +100,10 @@
 // AUTODIFF-NEXT: 1     main_stage1          {{[0-9.e-]+}} {{[0-9.e-]+}} {{[0-9.e-]+}} 1.6e-08
 
 // The default device is an h100; the tanh is bound by its 3.35 TB/s of
-// memory bandwidth (256 B / 2 per microbatch), and every message pays a
-// latency of 5 us.
+// memory bandwidth (256 B / 2 per microbatch), every message pays a
+// latency of 5 us and the agreement's all-reduce two (10 us).
 // H100: sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on h100
-// H100: step time: 1.00008e-05 s (10.0 us)
+// H100: step time: 2.00009e-05 s (20.0 us)
 // H100: 0     main_stage0          3.8209e-11
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},

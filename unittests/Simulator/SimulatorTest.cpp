@@ -129,6 +129,42 @@ TEST(SimulatorTest, LatencyShiftsTwoStage1F1B) {
   EXPECT_DOUBLE_EQ(report.ranks[1].slices[f1].start, 4 + L);
 }
 
+TEST(SimulatorTest, StepAgreementHoldsTheUpdatesForEveryRank) {
+  // 1F1B S=2, M=2 as above (F=1, B=2, latency L), each stage's optimizer
+  // 0.5. Without the agreement stage 1 updates right after its last B
+  // ([7+L, 7.5+L]) and the step ends with stage 0's, [9+2L, 9.5+2L]. With
+  // it, both wait until every rank is done and every message arrived
+  // (9+2L), then for an all-reduce of 8 B over both devices (2 latencies on
+  // the infinitely fast link): the updates run [9+4L, 9.5+4L].
+  const double L = 0.25;
+  Program program = build("1f1b", 2, 2);
+  CostTable costs = CostTable::uniform(2);
+  for (StageCosts &stage : costs.stages)
+    stage.optimizer = 0.5;
+  SimReport plain = simulate(program, costs, link(L, INFINITY));
+  ASSERT_TRUE(plain.error.empty()) << plain.error;
+  int opt = find(program, 1, ActionKind::OptimizerStep, 1, -1);
+  ASSERT_GE(opt, 0);
+  EXPECT_DOUBLE_EQ(plain.ranks[1].slices[opt].start, 7 + L);
+  EXPECT_DOUBLE_EQ(plain.stepTime, 9.5 + 2 * L);
+
+  costs.stepAgreement = true;
+  SimReport agreed = simulate(program, costs, link(L, INFINITY));
+  ASSERT_TRUE(agreed.error.empty()) << agreed.error;
+  EXPECT_DOUBLE_EQ(agreed.ranks[1].slices[opt].start, 9 + 4 * L);
+  int opt0 = find(program, 0, ActionKind::OptimizerStep, 0, -1);
+  ASSERT_GE(opt0, 0);
+  EXPECT_DOUBLE_EQ(agreed.ranks[0].slices[opt0].start, 9 + 4 * L);
+  EXPECT_DOUBLE_EQ(agreed.stepTime, 9.5 + 4 * L);
+
+  // A forward-only program has no updates and no agreement.
+  schedule::BuildResult inference = schedule::buildGPipe(2, 2, true);
+  ASSERT_TRUE(inference) << inference.error;
+  SimReport forward = simulate(*inference.program, costs, link(L, INFINITY));
+  ASSERT_TRUE(forward.error.empty()) << forward.error;
+  EXPECT_DOUBLE_EQ(forward.stepTime, 3 + L);
+}
+
 TEST(SimulatorTest, MessagesQueueOnTheirLink) {
   // GPipe S=2, M=2, F=1, B=2; every message occupies the link for 1.5 and
   // then takes 0.25: act0 leaves [1,2.5] and arrives 2.75; act1 is ready at

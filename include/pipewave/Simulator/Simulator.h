@@ -85,6 +85,12 @@ struct CostTable {
   /// Bytes of the parameters by name: what a TiedAllReduce of one moves (a
   /// name missing here moves nothing).
   std::map<std::string, double> parameterBytesByName;
+  /// The runtime's agreement on non-finite values before a training step's
+  /// updates (pipewave-run --on-nonfinite stop or skip, the default): every
+  /// rank waits at its first OptimizerStep (or the end of its list) until
+  /// all ranks are there and their messages have arrived, then an
+  /// all-reduce of one value over all devices runs before any update.
+  bool stepAgreement = false;
 
   /// The world of schedule::computeTimeline: every stage takes the
   /// durations of `costs` and moves and stores nothing. costs.comm and
