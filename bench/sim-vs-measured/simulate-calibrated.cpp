@@ -73,6 +73,8 @@ int main(int argc, char **argv) {
 
   sim::CostTable costs;
   costs.stages.resize(program.numStages);
+  // pipewave-run's agreement on non-finite values before the updates.
+  costs.stepAgreement = true;
   std::vector<bool> seen(program.numStages, false);
   std::istringstream lines(costsText);
   std::string line;
