@@ -9,6 +9,10 @@
 // verification). The importer must return a module or an error message;
 // anything else (a crash, a sanitizer report, an assertion) is a bug.
 //
+// As in SchedFuzzer.cpp, one MLIR context serves kInputsPerContext inputs
+// before it is rebuilt (building it and loading the dialects took most of
+// an input's time); a reproducer run alone gets a fresh context.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ImporterContract.h"
@@ -21,12 +25,28 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
+namespace {
+constexpr int kInputsPerContext = 1000;
+
+struct Session {
+  mlir::MLIRContext context{mlir::MLIRContext::Threading::DISABLED};
+  int inputs = 0;
+
+  Session() {
+    // The error string is enough; don't print the diagnostics.
+    context.getDiagEngine().registerHandler([](mlir::Diagnostic &) {});
+  }
+};
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  // The error string is enough; don't print the diagnostics.
-  context.getDiagEngine().registerHandler([](mlir::Diagnostic &) {});
+  static std::unique_ptr<Session> session;
+  if (!session || session->inputs >= kInputsPerContext)
+    session = std::make_unique<Session>();
+  ++session->inputs;
   pipewave::StableHLOImportOptions options; // no parameter values
   // Files without argument names still reach the conversion.
   options.numParams = 0;
@@ -34,8 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
       llvm::StringRef(reinterpret_cast<const char *>(data), size),
       "fuzz.stablehlo.mlir");
-  auto module = pipewave::importStableHLOBuffer(
-      std::move(buffer), "fuzz.stablehlo.mlir", context, options, error);
+  auto module =
+      pipewave::importStableHLOBuffer(std::move(buffer), "fuzz.stablehlo.mlir",
+                                      session->context, options, error);
   pipewave::fuzz::checkImporterResult(static_cast<bool>(module), error);
   return 0;
 }

@@ -24,7 +24,7 @@ seed=${PIPEWAVE_FUZZ_SEED:-1}
 
 # target: default inputs, default seconds (about 2.5 minutes in all).
 declare -A default_runs=(
-  [import]=20000 [stablehlo]=4000 [params]=30000 [sched]=20000 [npy]=30000
+  [import]=20000 [stablehlo]=30000 [params]=30000 [sched]=100000 [npy]=30000
   [safetensors]=30000 [checkpoint]=20000 [action-list]=100000
   [device]=100000 [profile]=100000)
 declare -A default_seconds=(
