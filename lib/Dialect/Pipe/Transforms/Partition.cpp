@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Analysis/CostModel.h"
+#include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
 #include "pipewave/Planner/LinearPartition.h"
@@ -78,18 +79,6 @@ bool trainsParameters(func::FuncOp fn, llvm::DenseSet<Value> &grad) {
       grad.insert(op.result_begin(), op.result_end());
   }
   return true;
-}
-
-/// The backward work of `op` in units of its forward work: one for every
-/// operand the backward differentiates (a matmul of an activation by a
-/// weight: the gradient of the activation and of the weight, two forward
-/// matmuls' worth).
-double backwardFactor(Operation *op, const llvm::DenseSet<Value> &grad) {
-  double factor = 0;
-  for (Value operand : op->getOperands())
-    if (grad.contains(operand) && isa<ShapedType>(operand.getType()))
-      ++factor;
-  return factor;
 }
 
 /// Checks that every operation only uses values of its own or earlier
@@ -254,6 +243,16 @@ struct PipePartitionPass
       costs.reserve(count);
       llvm::DenseSet<Value> grad;
       bool trains = backward && trainsParameters(fn, grad);
+      // Each operation's backward, as pipe-autodiff would generate it.
+      llvm::DenseMap<Operation *, double> backwardSeconds;
+      if (trains)
+        forEachDerivedBackwardOp(
+            fn, [&](Operation *op, const sim::OpWork &work, bool) {
+              Block &body = fn.getBody().front();
+              if (Operation *top = body.findAncestorOpInBlock(*op))
+                backwardSeconds[top] +=
+                    estimateSeconds(OpCost{work.flops, work.bytes}, device);
+            });
       for (Operation *op : ops.work) {
         FailureOr<OpCost> cost = getOpCost(op);
         if (failed(cost))
@@ -262,8 +261,7 @@ struct PipePartitionPass
                  << "'; strategy=balanced needs the cost of every operation "
                     "(use strategy=uniform or manual, or a supported op)";
         double seconds = estimateSeconds(*cost, device);
-        costs.push_back(trains ? seconds * (1 + backwardFactor(op, grad))
-                               : seconds);
+        costs.push_back(seconds + backwardSeconds.lookup(op));
       }
       assignment = planner::balancedPartition(costs, stageCount);
     } else {

@@ -26,9 +26,11 @@ def PipePartition : Pass<"pipe-partition", "::mlir::ModuleOp"> {
       cost model (FLOPs and bytes of every supported TOSA op turned into
       seconds with a roofline device model). An op with no cost rule is an
       error. With `backward=true` (pipewave-compile sets it unless
-      `--inference`) and a trained model, an op costs its forward times one
-      plus the number of its operands that depend on a parameter (the
-      gradients its backward computes), so the cut balances the training
+      `--inference`) and a trained model, an op costs its forward plus the
+      backward pipe-autodiff would generate for it (as `sched-simulate`
+      derives it before pipe-autodiff: per matmul operand that depends on a
+      parameter, a transpose and a matmul of the swapped shape; per operand
+      of any other op, its forward work), so the cut balances the training
       step, loss and backward included, not the forward alone.
     * `auto` (default): `manual` if the function has `pipe.split` markers,
       else `balanced`.
@@ -64,8 +66,8 @@ def PipePartition : Pass<"pipe-partition", "::mlir::ModuleOp"> {
            "Name of the entry function">,
     Option<"backward", "backward", "bool", /*default=*/"false",
            "balanced, for a trained model (a scalar loss first, parameters): "
-           "an op costs its forward plus its backward, one forward's worth "
-           "per operand that depends on a parameter">,
+           "an op costs its forward plus the backward pipe-autodiff would "
+           "generate for it">,
   ];
   let statistics = [
     Statistic<"numPartitionedOps", "partitioned-ops",
