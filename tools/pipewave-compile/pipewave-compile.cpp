@@ -45,6 +45,7 @@
 #include "pipewave/Import/StableHLOImporter.h"
 #include "pipewave/Pipelines/Pipelines.h"
 #include "pipewave/Schedule/Registry.h"
+#include "pipewave/Support/NestingDepth.h"
 #include "pipewave/Target/CPU.h"
 #ifdef PIPEWAVE_HAVE_ONNX
 #include "pipewave/Import/OnnxImporter.h"
@@ -446,6 +447,10 @@ int main(int argc, char **argv) {
         return fail(errorMessage);
       weightsWritten = options.weightsPath;
     } else {
+      if (std::string deep =
+              pipewave::deepNestingError(input->getBuffer(), inputFile);
+          !deep.empty())
+        return fail(deep);
       sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
       module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
       if (!module)

@@ -19,6 +19,7 @@
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/StableHLO/IR/Stablehlo.h"
 #include "pipewave/Import/StableHLOImporter.h"
+#include "pipewave/Support/NestingDepth.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -170,6 +171,9 @@ pipewave::importStableHLOBuffer(std::unique_ptr<llvm::MemoryBuffer> file,
     return fail(path + ":" + Twine(line) + ": sharding annotations (" + marker +
                 ") are not supported: pipewave partitions the model itself; "
                 "lower the loss without shardings");
+  if (std::string deep = deepNestingError(file->getBuffer(), path);
+      !deep.empty())
+    return fail(deep);
 
   DialectRegistry registry;
   registerStableHLOImportDialects(registry);
