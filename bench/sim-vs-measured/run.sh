@@ -23,10 +23,6 @@ steps=${2:-20}
 device=${3:-cpu}
 models=${4:-mlp transformer}
 here=$(cd "$(dirname "$0")" && pwd)
-root="$here/../.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OPENBLAS_NUM_THREADS=1
 . "$here/inputs.sh"
 echo "device: $device; load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
@@ -37,15 +33,7 @@ echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 row() {
   model=$1 ranks=$2 stages=$3 m=$4 schedule=$5
   shift 5
-  source=$root/examples/$model.mlir
-  case $model in
-    mlp) data="--data x=$work/x.npy --data y=$work/y.npy" ;;
-    transformer) data="--data x=$work/tx.npy --data y=$work/ty.npy" ;;
-    mlp512) data="--data x=$work/x512.npy --data y=$work/y512.npy"
-      source=$work/mlp512.mlir ;;
-    transformer256) data="--data x=$work/tx256.npy --data y=$work/ty256.npy"
-      source=$work/transformer256.mlir ;;
-  esac
+  model_inputs "$model"
   name="$work/$model-$schedule-$stages-$ranks"
   "$build/bin/pipewave-compile" "$source" -o "$name.mlir" --quiet \
     --emit=pipe --stages "$stages" --microbatches "$m" --schedule "$schedule" "$@"

@@ -21,10 +21,6 @@ steps=${3:-30}
 device=${4:-cpu}
 models=${5:-mlp transformer}
 here=$(cd "$(dirname "$0")" && pwd)
-root="$here/../.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OPENBLAS_NUM_THREADS=1
 . "$here/inputs.sh"
 echo "device: $device; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
@@ -34,13 +30,7 @@ echo
 row() {
   model=$1 stages=$2 schedule=$3
   shift 3
-  source=$root/examples/$model.mlir
-  case $model in
-    mlp) data="--data x=$work/x.npy --data y=$work/y.npy" ;;
-    transformer) data="--data x=$work/tx.npy --data y=$work/ty.npy" ;;
-    mlp512) data="--data x=$work/x512.npy --data y=$work/y512.npy"
-      source=$work/mlp512.mlir ;;
-  esac
+  model_inputs "$model"
   name="$work/$model-$schedule-$stages"
   "$build/bin/pipewave-compile" "$source" -o "$name.mlir" --quiet \
     --emit=pipe --stages "$stages" --microbatches 4 --schedule "$schedule" "$@"
