@@ -126,20 +126,12 @@ void pipewave::forEachDerivedBackwardOp(
   // differentiated parameter, and on any non-parameter argument (data).
   llvm::DenseSet<Value> fromActivation, fromParam, fromData;
   Block &body = fn.getBody().front();
-  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
-    auto type = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]);
-    bool isFloat = type && isa<FloatType>(type.getElementType());
-    bool param = static_cast<bool>(pipe::getParamArgAttr(fn, i));
-    bool named = static_cast<bool>(pipe::getNameArgAttr(fn, i));
-    if (!param)
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    if (!pipe::getParamArgAttr(fn, i))
       fromData.insert(body.getArgument(i));
-    if (!isFloat)
-      continue;
-    if (param && !pipe::isFrozenArg(fn, i))
-      fromParam.insert(body.getArgument(i));
-    else if (!param && !named)
-      fromActivation.insert(body.getArgument(i));
-  }
+  for (unsigned i : pipe::differentiableArgs(fn))
+    (pipe::getParamArgAttr(fn, i) ? fromParam : fromActivation)
+        .insert(body.getArgument(i));
   // A value inside a region (a pipe.recompute body) depends on what its
   // holder's operands depend on.
   auto holderOf = [](Value v) -> Operation * {

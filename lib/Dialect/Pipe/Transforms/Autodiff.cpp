@@ -43,6 +43,7 @@
 #include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
 #include "pipewave/Dialect/Pipe/Transforms/Passes.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Dominance.h"

@@ -6,6 +6,7 @@
 
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

@@ -16,6 +16,7 @@
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Transforms/GradientRules.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -25,20 +26,6 @@ using namespace mlir;
 using namespace pipewave;
 using namespace pipewave::pipe;
 using namespace pipewave::pipe::autodiff;
-
-SmallVector<unsigned>
-pipewave::pipe::autodiff::differentiableArgs(func::FuncOp stage) {
-  SmallVector<unsigned> args;
-  for (unsigned i = 0; i < stage.getNumArguments(); ++i) {
-    if (!isFloatTensor(stage.getArgumentTypes()[i]))
-      continue;
-    bool param = static_cast<bool>(getParamArgAttr(stage, i));
-    bool named = static_cast<bool>(getNameArgAttr(stage, i));
-    if ((param && !isFrozenArg(stage, i)) || !named)
-      args.push_back(i);
-  }
-  return args;
-}
 
 FailureOr<SmallVector<Value>>
 pipewave::pipe::autodiff::computeStash(func::FuncOp stage,

@@ -62,3 +62,17 @@ int64_t pipewave::pipe::getSpecializedMicrobatches(func::FuncOp entry) {
   }
   return 0;
 }
+
+SmallVector<unsigned> pipewave::pipe::differentiableArgs(func::FuncOp stage) {
+  SmallVector<unsigned> args;
+  for (unsigned i = 0; i < stage.getNumArguments(); ++i) {
+    auto tensor = dyn_cast<RankedTensorType>(stage.getArgumentTypes()[i]);
+    if (!tensor || !isa<FloatType>(tensor.getElementType()))
+      continue;
+    bool param = static_cast<bool>(getParamArgAttr(stage, i));
+    bool named = static_cast<bool>(getNameArgAttr(stage, i));
+    if ((param && !isFrozenArg(stage, i)) || !named)
+      args.push_back(i);
+  }
+  return args;
+}

@@ -287,10 +287,8 @@ getStagesToDifferentiate(mlir::ModuleOp module, const GradientRuleTable &rules,
 // Stash (shared by pipe-autodiff and pipe-recompute; Stash.cpp)
 //===----------------------------------------------------------------------===//
 
-/// Arguments of `stage` that get a gradient, ascending: floating-point
-/// tensors that are parameters (`pipe.param`) or activations from the
-/// previous stage (neither `pipe.param` nor `pipe.name`).
-llvm::SmallVector<unsigned> differentiableArgs(mlir::func::FuncOp stage);
+/// (The arguments that get a gradient: pipe::differentiableArgs in
+/// pipewave/Dialect/Pipe/Utils/StageFunctions.h.)
 
 /// The values of `stage` that `pipe-autodiff` stashes (what `@S_fwd`
 /// returns after the results of `@S`), in stash order. It builds the

@@ -14,6 +14,7 @@
 #define PIPEWAVE_DIALECT_PIPE_UTILS_STAGEFUNCTIONS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <vector>
 
@@ -33,6 +34,13 @@ int64_t getEntryBatch(mlir::func::FuncOp entry);
 /// (a data input enters the stages through a tensor.extract_slice of
 /// 1/M1 of its dimension 0), else 0.
 int64_t getSpecializedMicrobatches(mlir::func::FuncOp entry);
+
+/// Arguments of `stage` that get a gradient, ascending: floating-point
+/// tensors that are trained parameters (`pipe.param`, not `pipe.frozen`) or
+/// activations from the previous stage (neither `pipe.param` nor
+/// `pipe.name`). pipe-autodiff differentiates these; the stage costs derive
+/// the backward before it from the same list.
+llvm::SmallVector<unsigned> differentiableArgs(mlir::func::FuncOp stage);
 
 } // namespace pipewave::pipe
 
