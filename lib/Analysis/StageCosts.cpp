@@ -81,6 +81,70 @@ static bool isArgumentView(Value value) {
   return false;
 }
 
+/// True if `op` is a tosa.transpose swapping the two innermost axes.
+static bool swapsInnermostAxes(Operation *op) {
+  auto transpose = dyn_cast_or_null<tosa::TransposeOp>(op);
+  if (!transpose)
+    return false;
+  ArrayRef<int32_t> perms = transpose.getPerms();
+  int64_t rank = static_cast<int64_t>(perms.size());
+  if (rank < 2 || perms[rank - 2] != rank - 1 || perms[rank - 1] != rank - 2)
+    return false;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    if (perms[i] != i)
+      return false;
+  return true;
+}
+
+/// True if the CPU lowering folds `op` into the matmul that reads it: a
+/// transpose of the two innermost axes whose one use is a tosa.matmul
+/// operand (the matmul reads its source transposed; MatmulUtils.h).
+static bool isFoldedTranspose(Operation *op) {
+  if (!swapsInnermostAxes(op) || !op->getResult(0).hasOneUse())
+    return false;
+  return isa<tosa::MatMulOp>(*op->getResult(0).getUsers().begin());
+}
+
+/// The parameter argument of `fn` that `value` is, or is a view or a
+/// transposed copy of; null if none.
+static BlockArgument parameterRoot(func::FuncOp fn, Value value) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == &fn.getBody().front() &&
+          pipe::isParam(fn, arg.getArgNumber()))
+        return arg;
+      return nullptr;
+    }
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumOperands() == 0)
+      return nullptr;
+    FailureOr<OpCost> cost = getOpCost(def);
+    bool view = succeeded(cost) && cost->kind == sim::OpClass::Free;
+    if (!view && !swapsInnermostAxes(def))
+      return nullptr;
+    value = def->getOperand(0);
+  }
+  return nullptr;
+}
+
+/// The work of `op` in `fn` as a calibrated device prices it: a folded
+/// transpose marked so, a matmul with its transposed operands and the
+/// bytes of its parameter operands.
+static sim::OpWork calibratedWork(func::FuncOp fn, Operation *op,
+                                  const OpCost &cost) {
+  sim::OpWork work = cost.work();
+  if (isFoldedTranspose(op))
+    work.folded = true;
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
+    work.transposedA = isFoldedTranspose(matmul.getA().getDefiningOp());
+    work.transposedB = isFoldedTranspose(matmul.getB().getDefiningOp());
+    for (Value operand : {matmul.getA(), matmul.getB()})
+      if (parameterRoot(fn, operand))
+        work.coldBytes += typeBytes(operand.getType());
+  }
+  return work;
+}
+
 /// The costed, non-free ops of `fn` (nested ones included), and a Copy for
 /// every result that is an argument or a view of one.
 static std::vector<sim::OpWork> costedOps(func::FuncOp fn) {
@@ -92,7 +156,7 @@ static std::vector<sim::OpWork> costedOps(func::FuncOp fn) {
       return;
     FailureOr<OpCost> cost = getOpCost(op);
     if (succeeded(cost) && cost->kind != sim::OpClass::Free)
-      ops.push_back(cost->work());
+      ops.push_back(calibratedWork(fn, op, *cost));
   });
   if (auto ret = dyn_cast<func::ReturnOp>(fn.getBody().back().getTerminator()))
     for (Value result : ret.getOperands())
@@ -181,20 +245,32 @@ void pipewave::forEachDerivedBackwardOp(
     };
     if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
       // The rule of GradientRules/Matmul.cpp: dA = dY . B^T, dB = A^T . dY,
-      // each with a transposed copy of the other operand.
+      // each with a transposed copy of the other operand, which the CPU
+      // lowering folds into the matmul (OpWork::folded).
       Value a = matmul.getA(), b = matmul.getB();
+      auto coldBytes = [&](Value v) {
+        return parameterRoot(fn, v) ? typeBytes(v.getType()) : 0.0;
+      };
       if (differentiated(a)) {
         sim::OpWork dA = cost->work();
         dA.k = cost->n;
         dA.n = cost->k;
-        sink(a, transposeOf(b, !in(fromData, b)));
+        dA.transposedB = true;
+        dA.coldBytes = coldBytes(b);
+        sim::OpWork bT = transposeOf(b, !in(fromData, b));
+        bT.folded = true;
+        sink(a, bT);
         sink(a, dA);
       }
       if (differentiated(b)) {
         sim::OpWork dB = cost->work();
         dB.m = cost->k;
         dB.k = cost->m;
-        sink(b, transposeOf(a, !in(fromData, a)));
+        dB.transposedA = true;
+        dB.coldBytes = coldBytes(a);
+        sim::OpWork aT = transposeOf(a, !in(fromData, a));
+        aT.folded = true;
+        sink(b, aT);
         sink(b, dB);
       }
       return;
@@ -244,13 +320,17 @@ static sim::OpWork scaleOp(sim::OpWork op, double samples, double scale) {
   return op;
 }
 
-/// Seconds of `ops` at `scale` of their samples on a calibrated `device`.
+/// Seconds of `ops` at `scale` of their samples on a calibrated `device`,
+/// for a stage of `footprintBytes` (its parameters' reads: coldBytes do not
+/// scale with the samples).
 static double calibratedSeconds(const std::vector<sim::OpWork> &ops,
                                 double samples, double scale,
-                                const sim::DeviceSpec &device) {
+                                const sim::DeviceSpec &device,
+                                double footprintBytes) {
   double seconds = 0;
   for (const sim::OpWork &op : ops)
-    seconds += device.opSeconds(scaleOp(op, samples, scale));
+    seconds += device.opSeconds(scaleOp(op, samples, scale)) +
+               device.calibration->coldSecondsOf(op.coldBytes, footprintBytes);
   return seconds;
 }
 
@@ -454,8 +534,11 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
                                    std::max<int64_t>(specializedMicrobatches, 1)
                              : 0;
   double action = device.calibration->actionSeconds;
+  // What a training stage touches every step: its parameters, their
+  // gradients and the accumulated gradients.
+  double footprint = 3 * work.parameterBytes;
   auto at = [&](const std::vector<sim::OpWork> &ops) {
-    return calibratedSeconds(ops, samples, scale, device);
+    return calibratedSeconds(ops, samples, scale, device, footprint);
   };
   double forward = at(work.forwardOps);
   double backward = at(work.backwardOps);

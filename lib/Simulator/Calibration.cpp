@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Simulator/Calibration.h"
+#include "pipewave/Conversion/MatmulChoice.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,6 +75,36 @@ double Calibration::matmulFlopsPerSecond(double m, double n, double k) const {
       [](const MatmulPoint &p) { return p.flopsPerSecond; });
 }
 
+double Calibration::matmulLayoutFactor(double m, double n, double k,
+                                       bool transposedA,
+                                       bool transposedB) const {
+  if (!transposedA && !transposedB)
+    return 1;
+  auto extent = [](double v) {
+    return static_cast<int64_t>(std::llround(std::max(v, 1.0)));
+  };
+  MatmulShape shape = classifyMatmulShape(extent(m), extent(n), extent(k));
+  std::string layout =
+      matmulClassName({matmulLayout(transposedA, transposedB), shape});
+  std::string plain = matmulClassName({MatmulLayout::NN, shape});
+  auto chosenSeconds = [&](const std::string &name) {
+    for (const MatmulKernelPoint &point : matmulKernels)
+      if (point.matmulClass == name)
+        return point.kernel == "vector" ? point.vectorSeconds
+                                        : point.blasSeconds;
+    return 0.0;
+  };
+  double transposed = chosenSeconds(layout), straight = chosenSeconds(plain);
+  return transposed > 0 && straight > 0 ? transposed / straight : 1;
+}
+
+double Calibration::coldSecondsOf(double coldBytes,
+                                  double footprintBytes) const {
+  if (!(coldBytes > 0) || coldOperand.empty())
+    return 0;
+  return over(coldBytes, bandwidthAt(coldOperand, footprintBytes));
+}
+
 double Calibration::transposeBytesPerSecond(double rows, double cols) const {
   return interpolate(
       transpose, {rows, cols, 1},
@@ -87,12 +118,16 @@ double Calibration::transposeBytesPerSecond(double rows, double cols) const {
 
 double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
                                 double memoryBytesPerSecond) const {
+  if (op.folded)
+    return 0;
   switch (op.kind) {
   case OpClass::Free:
     return 0;
   case OpClass::Matmul: {
     double rate = matmulFlopsPerSecond(op.m, op.n, op.k);
-    return opSeconds + over(op.flops, rate > 0 ? rate : peakFlops);
+    return opSeconds + over(op.flops, rate > 0 ? rate : peakFlops) *
+                           matmulLayoutFactor(op.m, op.n, op.k, op.transposedA,
+                                              op.transposedB);
   }
   case OpClass::Elementwise:
     return elementwiseOpSeconds() +

@@ -95,7 +95,8 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
                           error) ||
       !readOptionalTable(object, "outerReduction", out.outerReduction, error) ||
       !readOptionalTable(object, "copy", out.copy, error) ||
-      !readOptionalTable(object, "accumulate", out.accumulate, error))
+      !readOptionalTable(object, "accumulate", out.accumulate, error) ||
+      !readOptionalTable(object, "coldOperand", out.coldOperand, error))
     return false;
   if (const JsonValue *points = object.find("transpose")) {
     if (!points->isArray()) {
@@ -151,6 +152,8 @@ std::string optionalCalibrationJson(const Calibration &c) {
         "    \"accumulateSeconds\": " + jsonNumber(c.accumulateSeconds) + ",\n";
     out += table("accumulate", c.accumulate);
   }
+  if (!c.coldOperand.empty())
+    out += table("coldOperand", c.coldOperand);
   if (!c.transpose.empty()) {
     out += "    \"transpose\": [";
     for (size_t i = 0; i < c.transpose.size(); ++i)

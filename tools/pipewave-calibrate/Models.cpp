@@ -156,6 +156,27 @@ Model matmulChain(int count) {
   return model;
 }
 
+Model weightChain(int count, bool distinct, int64_t m, int64_t side) {
+  std::string x = tensor({1, m, side}), w = tensor({1, side, side});
+  Model model;
+  model.data = {{"x", {1, m, side}}};
+  model.text = "func.func @main(%x: " + x + " {pipe.name = \"x\"}";
+  for (int i = 0; i < (distinct ? count : 1); ++i)
+    model.text += ", %w" + std::to_string(i) + ": " + w +
+                  " {pipe.param, pipe.name = \"w" + std::to_string(i) + "\"}";
+  model.text += ") -> " + x + " {\n" + kConsts;
+  std::string previous = "%x";
+  for (int i = 0; i < count; ++i) {
+    std::string h = "%h" + std::to_string(i);
+    model.text += "  " + h + " = tosa.matmul " + previous + ", %w" +
+                  std::to_string(distinct ? i : 0) + ", %zp, %zp : (" + x +
+                  ", " + w + ", tensor<1xf32>, tensor<1xf32>) -> " + x + "\n";
+    previous = h;
+  }
+  model.text += "  return " + previous + " : " + x + "\n}\n";
+  return model;
+}
+
 Model trainedMatmul(int64_t n, int64_t k) {
   const int64_t m = 4;
   std::string out = tensor({m, n});

@@ -39,6 +39,11 @@ Model elementwiseChain(const std::string &op, int64_t rows, int64_t cols,
 /// ops that each keep a loop nest and a buffer of their own.
 Model matmulChain(int count);
 
+/// A chain of `count` tosa.matmul of [1, m, side] by [1, side, side]
+/// parameters: `count` distinct ones (`distinct`), whose bytes no cache
+/// keeps once they are large enough, or one parameter for every matmul.
+Model weightChain(int count, bool distinct, int64_t m, int64_t side);
+
 /// One tosa.reduce_sum over dimension `axis` (0 or 1) of [rows, cols].
 Model reduction(int64_t rows, int64_t cols, int axis = 1);
 

@@ -33,6 +33,9 @@
 //   optimizer*                 Adam steps of 8x8 to 1024x1024 parameters
 //   intraNode, allReduce       ping-pong and all-reduce between two ranks
 //   pointToPoint               ping-pong one-way times of 8 B to 4 MiB
+//   coldOperand                chains of 64 x 512 x 512 matmuls on 2 to
+//                              16 distinct weights against one weight:
+//                              the rate of reading parameters not in cache
 //   cores                      the cores this process may run on
 //   matmulKernels              the vectorised kernel and OpenBLAS per
 //                              matmul class (MatmulKernels.h), measured
@@ -348,6 +351,35 @@ int main(int argc, char **argv) {
                  .c_str(),
              point.flopsPerSecond * 1e-9, "GFLOP/s");
     }
+
+  // Parameters that do not stay in cache: chains of matmuls of a [64, 512]
+  // activation by distinct 512 x 512 weights (1 MiB each) against the same
+  // chain on one weight; the extra time per weight byte, by the chain's
+  // footprint.
+  {
+    const int64_t rows = 64, side = 512;
+    const double weightBytes = 4.0 * side * side;
+    const int warmCount = 8;
+    double warm = timeOf(runner, weightChain(warmCount, false, rows, side),
+                         "weights-same")
+                      .forward /
+                  warmCount;
+    for (int count :
+         quick ? std::vector<int>{4} : std::vector<int>{2, 4, 8, 16}) {
+      double cold = timeOf(runner, weightChain(count, true, rows, side),
+                           "weights-" + std::to_string(count))
+                        .forward /
+                    count;
+      // A chain no slower than the warm one: no cost (a rate far above
+      // any memory's).
+      double extra = cold - warm;
+      double rate = extra > 1e-9 ? weightBytes / extra : 1e13;
+      c.coldOperand.push_back({count * weightBytes, rate});
+      report(("parameters not in cache, " + std::to_string(count) + " MiB")
+                 .c_str(),
+             rate * 1e-9, "GB/s");
+    }
+  }
 
   // Adam steps: the fixed cost on 8 x 8 parameters, then the rate by size.
   c.optimizerSeconds = timeOf(runner, trainedMatmul(8, 8), "adam-8").optimizer;

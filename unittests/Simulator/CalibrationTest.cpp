@@ -373,6 +373,74 @@ TEST(CalibrationTest, MessagesFollowTheMeasuredTable) {
                    "'seconds'");
 }
 
+/// kCalibrated with a coldOperand table (2 MiB: 40 GB/s, 8 MiB: 5 GB/s) and
+/// a matmulKernels table of the "square" class (nn: blas 1 ms, vector 2 ms;
+/// nt: blas 3 ms, vector 1.5 ms; tn: vector 4 ms, blas 5 ms).
+std::string withLayoutsAndColdParameters() {
+  std::string text = kCalibrated;
+  text.replace(
+      text.find("\"cores\": 2,"), 11,
+      "\"cores\": 2,\n    \"coldOperand\": ["
+      "{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
+      "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],\n"
+      "    \"matmulKernels\": ["
+      "{ \"class\": \"nn-square\", \"m\": 256, \"n\": 512, \"k\": 512, "
+      "\"vectorSeconds\": 2e-3, \"blasSeconds\": 1e-3, \"kernel\": \"blas\" }, "
+      "{ \"class\": \"nt-square\", \"m\": 256, \"n\": 512, \"k\": 512, "
+      "\"vectorSeconds\": 1.5e-3, \"blasSeconds\": 3e-3, "
+      "\"kernel\": \"vector\" }, "
+      "{ \"class\": \"tn-square\", \"m\": 256, \"n\": 512, \"k\": 512, "
+      "\"vectorSeconds\": 4e-3, \"blasSeconds\": 5e-3, "
+      "\"kernel\": \"vector\" }],");
+  return text;
+}
+
+TEST(CalibrationTest, TransposedOperandsAndColdParametersAreHandComputed) {
+  std::string error;
+  std::optional<DeviceSpec> device =
+      parseDeviceJson(withLayoutsAndColdParameters(), &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  // Each layout at its chosen kernel against nn's (blas, 1 ms): nt 1.5x,
+  // tn 4x; tt was not measured; 64^3 is the small class, not measured.
+  EXPECT_DOUBLE_EQ(c.matmulLayoutFactor(128, 128, 128, false, false), 1);
+  EXPECT_DOUBLE_EQ(c.matmulLayoutFactor(128, 128, 128, false, true), 1.5);
+  EXPECT_DOUBLE_EQ(c.matmulLayoutFactor(128, 128, 128, true, false), 4);
+  EXPECT_DOUBLE_EQ(c.matmulLayoutFactor(128, 128, 128, true, true), 1);
+  EXPECT_DOUBLE_EQ(c.matmulLayoutFactor(64, 64, 64, false, true), 1);
+  // Read transposed, B takes 1.5x the flops' time of the plain matmul; the
+  // op's fixed 1 us does not grow.
+  OpWork plain = matmul(128, 128, 128), nt = plain;
+  nt.transposedB = true;
+  double flopsSeconds = device->opSeconds(plain) - 1e-6;
+  EXPECT_GT(flopsSeconds, 0);
+  EXPECT_NEAR(device->opSeconds(nt), 1e-6 + 1.5 * flopsSeconds, 1e-15);
+  // A transpose the lowering folds into its matmul is free here; the
+  // roofline of a device without a calibration still prices it.
+  OpWork folded = op(OpClass::Transpose, 0, 8 * 64 * 64);
+  folded.folded = true;
+  EXPECT_DOUBLE_EQ(device->opSeconds(folded), 0);
+  std::optional<DeviceSpec> cpu = findDevice("cpu");
+  ASSERT_TRUE(cpu);
+  EXPECT_GT(cpu->opSeconds(folded), 0);
+  // Cold parameters: 1 MiB at the 8 MiB footprint's 5 GB/s; the 2 MiB
+  // rate below it, the 8 MiB one above; halfway in log footprint (4 MiB)
+  // the geometric mean, 1.4142e10.
+  EXPECT_NEAR(c.coldSecondsOf(1048576, 8388608), 1048576 / 5e9, 1e-15);
+  EXPECT_DOUBLE_EQ(c.coldSecondsOf(1048576, 65536), 1048576 / 4e10);
+  EXPECT_DOUBLE_EQ(c.coldSecondsOf(1048576, 1e9), 1048576 / 5e9);
+  EXPECT_NEAR(c.coldSecondsOf(1048576, 4194304), 1048576 / std::sqrt(2e20),
+              1e-12);
+  EXPECT_DOUBLE_EQ(c.coldSecondsOf(0, 8388608), 0);
+  EXPECT_DOUBLE_EQ(calibrated().calibration->coldSecondsOf(1048576, 8388608),
+                   0);
+  // Both write back.
+  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(again->calibration->coldOperand.size(), 2u);
+  EXPECT_EQ(toJson(*again), toJson(*device));
+}
+
 TEST(CalibrationTest, CachedDevicesResolveByName) {
   std::string dir = ::testing::TempDir() + "calibration-cache";
   ASSERT_EQ(setenv("PIPEWAVE_CACHE_DIR", dir.c_str(), 1), 0);

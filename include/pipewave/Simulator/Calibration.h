@@ -10,6 +10,7 @@
 //
 //   matmul [B, M, K] x [B, K, N]:
 //       opSeconds + flops / matmulFlopsPerSecond(M, N, K)
+//                 x matmulLayoutFactor(M, N, K, transposed A, transposed B)
 //   element-wise:
 //       fusedOpSeconds + max(bytes / elementwise(bytes),
 //                            flops / elementwiseFlopsPerSecond)
@@ -33,7 +34,23 @@
 //       roofline, max(flops / peak, bytes / memory bandwidth)
 //   views and constants: 0
 //
-// and every F, B, I or W action adds actionSeconds (the stage function's
+// A matmul whose operand is a transpose of its last two axes (dA = dY B^T,
+// dB = A^T dY in every backward) reads it transposed: the CPU lowering
+// folds the transpose into the BLAS call or the vectorised kernel, so the
+// transpose costs nothing and the matmul the ratio that matmulKernels
+// measured between its layout and "nn" for its shape class, each with the
+// kernel chosen for it.
+//
+// Cold parameters (optional coldOperand table): a stage's parameters stay in
+// cache from one action to the next only when its training footprint (the
+// parameters, their gradients and the accumulated gradients: 3x the
+// parameter bytes) is small. pipewave-calibrate times a chain of matmuls on
+// distinct weights (the footprint: their bytes, 1 to 16 MiB) against the
+// same chain on one weight; a matmul then adds coldBytes /
+// coldOperand(footprint): its parameter operands' bytes over the rate
+// measured at the stage's footprint.
+//
+// Every F, B, I or W action adds actionSeconds (the stage function's
 // call and the runtime's work around it); a B or W action also adds, per
 // trained parameter tensor of the stage, the runtime's accumulation of its
 // gradient: accumulateSeconds + bytes / accumulate(bytes). An optimizer
@@ -119,6 +136,15 @@ struct OpWork {
   /// True for work that does not scale with the samples of a step (a
   /// transpose of a weight in a backward priced before pipe-autodiff).
   bool fixedSize = false;
+  /// Transpose: the CPU lowering folds it into the matmul that reads it
+  /// (free on a calibrated device, which prices that matmul's layout).
+  bool folded = false;
+  /// Matmul: operands read transposed (a transpose of the last two axes
+  /// that the CPU lowering folds into the kernel instead of copying).
+  bool transposedA = false, transposedB = false;
+  /// Matmul: bytes of its operands that are the stage's parameters (read
+  /// from memory when the stage's footprint does not stay in cache).
+  double coldBytes = 0;
 };
 
 /// One measured matmul: its shape and its rate.
@@ -192,6 +218,10 @@ struct Calibration {
   /// One-way message times between two ranks by size (sizes increasing;
   /// empty: not measured).
   std::vector<MessagePoint> pointToPoint;
+  /// The rate at which a matmul reads parameter bytes that are not in
+  /// cache, by the footprint of the stage whose parameters they are
+  /// (footprints increasing; empty: not measured, no cost).
+  std::vector<BandwidthPoint> coldOperand;
 
   /// One-way seconds of a `bytes` message between two ranks of this
   /// machine from the pointToPoint table (see the file comment), with
@@ -201,6 +231,16 @@ struct Calibration {
   /// Interpolated matmul rate of an M x K times K x N problem (0 when the
   /// table is empty).
   double matmulFlopsPerSecond(double m, double n, double k) const;
+
+  /// How much longer a matmul of this shape takes with its A and/or B
+  /// operand read transposed than with neither, with the kernel the
+  /// matmulKernels table chose for each (1 without the table).
+  double matmulLayoutFactor(double m, double n, double k, bool transposedA,
+                            bool transposedB) const;
+
+  /// Seconds a matmul spends reading `coldBytes` of parameters of a stage
+  /// whose footprint is `footprintBytes` (0 without a coldOperand table).
+  double coldSecondsOf(double coldBytes, double footprintBytes) const;
 
   /// Seconds of `op`; `peakFlops` and `memoryBytesPerSecond` are the
   /// device's roofline figures for OpClass::Other.
