@@ -16,7 +16,8 @@
 // Python scalars reach the kernels as floats (the "alpha"/"value"/scalar
 // operands); bias corrections are Python doubles. The per-element formulas
 // are in OptimizerMath.h (the CUDA device's kernels use the same ones);
-// this file is compiled with -ffp-contract=off so no multiply-add is fused.
+// this file is compiled with -ffp-contract=off so no multiply-add is fused
+// (and -fno-math-errno, which lets sqrtf vectorise without changing it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +116,17 @@ AdamScalars adamScalars(const OptimizerConfig &c, int64_t step) {
   return s;
 }
 
+// The element loops vectorise (sqrtf needs -fno-math-errno, set for this
+// file with -ffp-contract=off); on x86-64 they are also built for AVX2 and
+// the loader picks the clone the CPU runs. Every element computes the same
+// correctly rounded operations in either clone.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PW_OPTIMIZER_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PW_OPTIMIZER_CLONES
+#endif
+
+PW_OPTIMIZER_CLONES
 void optimizerUpdate(const OptimizerConfig &config, int64_t step, float *param,
                      const float *grad, float *const *state, size_t count) {
   if (step < 1)

@@ -18,10 +18,11 @@
 // microbatch M = 2 (M is the sample dimension), 256 FLOPs at 1 GFLOP/s =
 // 0.256 us, plus 1 us for the op and 10 us for the action: F = 11.256 us.
 // With no pipe.bwd function the backward is derived from the forward ops:
-// the input is data, so only the weight's gradient x^T . dY: a transpose
-// of the microbatch's [1, 2, 8] (128 B at 1 GB/s, 0.128 us, + 1 us) and
-// the 8 x 2 x 8 matmul (256 FLOPs: 0.256 us, + 1 us); W = B = 2.384 + 10 =
-// 12.384 us, I = 10 us (the action).
+// the input is data, so only the weight's gradient x^T . dY: the 8 x 2 x 8
+// matmul (256 FLOPs: 0.256 us, + 1 us) reading x transposed (the transpose
+// is folded into the matmul: free, and without a matmulKernels table the
+// layout costs what nn does); W = B = 1.256 + 10 = 11.256 us, I = 10 us
+// (the action).
 // Stage 1: the add of 4x8 and 1x8 touches 288 B (144 B a microbatch:
 // 0.144 us), the reductions 160 and 36 B (0.08 and 0.018 us), plus 1 us
 // each and 10 us for the action: F = 13.242 us. Its backward: the add's
@@ -31,11 +32,21 @@
 // (32 B) at 100 MB/s.
 // CHECK:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on calibrated-unit
 // CHECK:      stage function             F            B            I            W            optimizer
-// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.2384e-05   1e-05        1.2384e-05   1.256e-05
+// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.1256e-05   1e-05        1.1256e-05   1.256e-05
 // CHECK-NEXT: 1     main_stage1          1.3242e-05   1.4386e-05   1.3242e-05   1.1144e-05   1.032e-05
 
 // SHARED:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on calibrated-unit
 // SHARED:      oversubscribed: 2 ranks on 1 cores, every duration stretched by 2
+
+// Parameters not in cache (a coldOperand table: 100 MB/s at every
+// footprint): the forward matmul reads w, 256 B, in 2.56 us more, a
+// microbatch or the whole batch alike: F = 13.816 us. The backward reads
+// no parameter (dW = x^T . dY); stage 1 has no matmul.
+// RUN: sed 's/"cores": 2,/"cores": 2, "coldOperand": [{ "bytes": 1e3, "bytesPerSecond": 1e8 }],/' %S/Inputs/sim-calibrated-device.json > %t.cold.json
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=gpipe microbatches=2" --sched-simulate="device=%t.cold.json report=-" -o /dev/null | FileCheck %s --check-prefix=COLD
+// COLD:      stage function             F            B            I            W            optimizer
+// COLD-NEXT: 0     main_stage0          1.3816e-05   1.1256e-05   1e-05        1.1256e-05   1.256e-05
+// COLD-NEXT: 1     main_stage1          1.3242e-05   1.4386e-05   1.3242e-05   1.1144e-05   1.032e-05
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
                 %w: tensor<1x8x8xf32> {pipe.param, pipe.name = "w"},

@@ -12,6 +12,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
 #include <thread>
 
 using namespace pipewave::runtime;
@@ -78,6 +81,35 @@ TEST(DeviceTest, HostDeviceWorksAtOnceOnHostMemory) {
   device->accumulate(stream, PW_F32, data, one, 8);
   EXPECT_EQ(data[7], 1.0f) << "no synchronisation needed";
   device->deallocate(data);
+}
+
+TEST(DeviceTest, AllFiniteFindsEveryNonFiniteValueWherever) {
+  std::unique_ptr<Device> device = createHostDevice();
+  StreamId stream = device->createStream();
+  // Extreme finite values, then NaN, +-inf at the edges of the 4096-value
+  // blocks the host check works in, and at the end of a ragged tail.
+  std::vector<float> values(3 * 4096 + 7, 1.0f);
+  values[1] = std::numeric_limits<float>::max();
+  values[2] = -std::numeric_limits<float>::max();
+  values[3] = std::numeric_limits<float>::denorm_min();
+  values[4] = -0.0f;
+  EXPECT_TRUE(device->allFinite(stream, values.data(), values.size()));
+  EXPECT_TRUE(device->allFinite(stream, values.data(), 0));
+  const float bad[] = {std::numeric_limits<float>::quiet_NaN(),
+                       -std::numeric_limits<float>::quiet_NaN(),
+                       std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity()};
+  for (float value : bad)
+    for (size_t at : {size_t{0}, size_t{4095}, size_t{4096}, size_t{8191},
+                      values.size() - 1}) {
+      std::vector<float> copy = values;
+      copy[at] = value;
+      EXPECT_FALSE(device->allFinite(stream, copy.data(), copy.size()))
+          << value << " at " << at;
+      // Not looked at: beyond the count.
+      if (at > 0)
+        EXPECT_TRUE(device->allFinite(stream, copy.data(), at)) << at;
+    }
 }
 
 TEST(DeviceTest, AsyncTestDeviceComputesWhatTheHostDeviceComputes) {
