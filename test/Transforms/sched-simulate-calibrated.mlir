@@ -48,6 +48,14 @@
 // COLD-NEXT: 0     main_stage0          1.3816e-05   1.1256e-05   1e-05        1.1256e-05   1.256e-05
 // COLD-NEXT: 1     main_stage1          1.3242e-05   1.4386e-05   1.3242e-05   1.1144e-05   1.032e-05
 
+// Transposed layouts (a matmulKernels table where "tn-small" takes 3x
+// "nn-small"): the weight gradient x^T . dY reads x transposed, so its
+// 0.256 us of FLOPs take 0.768 us: B = W = 11.768 us; F is nn.
+// RUN: sed 's/"cores": 2,/"cores": 2, "matmulKernels": [{ "class": "nn-small", "m": 32, "n": 64, "k": 64, "vectorSeconds": 2e-3, "blasSeconds": 1e-3, "kernel": "blas" }, { "class": "tn-small", "m": 32, "n": 64, "k": 64, "vectorSeconds": 4e-3, "blasSeconds": 3e-3, "kernel": "blas" }],/' %S/Inputs/sim-calibrated-device.json > %t.layout.json
+// RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=gpipe microbatches=2" --sched-simulate="device=%t.layout.json report=-" -o /dev/null | FileCheck %s --check-prefix=LAYOUT
+// LAYOUT:      stage function             F            B            I            W            optimizer
+// LAYOUT-NEXT: 0     main_stage0          1.1256e-05   1.1768e-05   1e-05        1.1768e-05   1.256e-05
+
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
                 %w: tensor<1x8x8xf32> {pipe.param, pipe.name = "w"},
                 %b: tensor<1x8xf32> {pipe.param, pipe.name = "b"}) -> tensor<f32> {

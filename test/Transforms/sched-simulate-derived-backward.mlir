@@ -10,28 +10,27 @@
 // RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-microbatch="microbatches=2" --pipe-autodiff="split=true" --pipe-insert-comm --pipe-schedule="schedule=gpipe" --sched-simulate="device=%S/Inputs/sim-calibrated-device-v2.json report=-" -o /dev/null > %t.generated
 // RUN: cat %t.derived %t.generated | FileCheck %s --check-prefix=SAME
 
-// A microbatch is 2 of the 4 samples.
+// A microbatch is 2 of the 4 samples. Every transpose of a matmul operand
+// in the backward is folded into its matmul on a calibrated device (free;
+// without a matmulKernels table the layout costs what nn does).
 // Stage 0, x . w0 ([1, 4, 8] x [1, 8, 8]): F = 256 FLOPs (0.256 us) + 1 us
 //   + 10 us = 11.256 us. Its input is data: the backward is the weight
-//   gradient x^T . dY alone, a transpose of the microbatch's [1, 2, 8]
-//   (128 B: 0.256 us + 1 us) and the 8 x 2 x 8 matmul (256 FLOPs: 1.256 us);
-//   the accumulation of w0 (256 B): 1 us + 2.56 us. B = W = 2.512 + 10 +
-//   3.56 = 16.072 us; I = 10 us (the action).
+//   gradient x^T . dY alone, the 8 x 2 x 8 matmul (256 FLOPs: 1.256 us);
+//   the accumulation of w0 (256 B): 1 us + 2.56 us. B = W = 1.256 + 10 +
+//   3.56 = 14.816 us; I = 10 us (the action).
 // Stage 1, h . w1 ([1, 4, 8] x [1, 8, 4]) and two reductions: F = 1.128 +
 //   1.02 (outer, 40 B at 2 GB/s) + 1.01 (innermost, 10 B at 1 GB/s) + 10 =
 //   13.158 us. Its input is the activation:
-//   I: dh = dY . w1^T: the transpose of w1 (a weight: 256 B at every
-//      microbatch count, 0.512 us + 1 us) and the 2 x 4 x 8 matmul (128
-//      FLOPs: 1.128 us); each reduction's gradient once (1.02 + 1.01 us):
-//      I = 4.67 + 10 = 14.67 us;
-//   W: dw1 = h^T . dY: the transpose of h (128 B: 1.256 us) and the
-//      8 x 2 x 4 matmul (1.128 us); the accumulation of w1 (128 B: 1 us +
-//      1.28 us): W = 2.384 + 10 + 2.28 = 14.664 us;
-//   B = 4.67 + 2.384 + 10 + 2.28 = 19.334 us.
+//   I: dh = dY . w1^T: the 2 x 4 x 8 matmul (128 FLOPs: 1.128 us); each
+//      reduction's gradient once (1.02 + 1.01 us): I = 3.158 + 10 =
+//      13.158 us;
+//   W: dw1 = h^T . dY: the 8 x 2 x 4 matmul (1.128 us); the accumulation
+//      of w1 (128 B: 1 us + 1.28 us): W = 1.128 + 10 + 2.28 = 13.408 us;
+//   B = 3.158 + 1.128 + 10 + 2.28 = 16.566 us.
 // CHECK:      backward: derived from the forward ops as pipe-autodiff would generate it (no pipe.bwd functions)
 // CHECK:      stage function             F            B            I            W
-// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.6072e-05   1e-05        1.6072e-05
-// CHECK-NEXT: 1     main_stage1          1.3158e-05   1.9334e-05   1.467e-05    1.4664e-05
+// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.4816e-05   1e-05        1.4816e-05
+// CHECK-NEXT: 1     main_stage1          1.3158e-05   1.6566e-05   1.3158e-05   1.3408e-05
 
 // The generated functions: stage 0's B and W and stage 1's W are the same
 // (its I differs: pipe.bwd_input also returns what pipe.bwd_weight reads).
