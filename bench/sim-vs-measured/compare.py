@@ -14,7 +14,9 @@ the first count (the first pays for page faults and lazy initialisation).
               not taken); the median over the steps.
   calibrated: the simulator on ACTIONS with every stage's F, B, I, W and
               optimizer durations set to the medians of that stage's slices
-              in TRACE (the same run), messages of the sizes in REPORT on
+              in TRACE (the same run), the step's agreement on non-finite
+              values to the median of the last-arriving rank's "agree step"
+              slice, messages of the sizes in REPORT on
               DEVICE's links (the cpu file: 1 us latency, 20 GB/s; a
               calibrated device: the measured MPI figures).
   cost model: REPORT's step time (the per-op cost model on DEVICE).
@@ -105,12 +107,26 @@ def main(argv):
         values = durations.get((kind, stage))
         return statistics.median(values) * 1e-6 if values else 0.0
 
+    # The step's agreement on non-finite values: the rank that arrives last
+    # waits for no one, so its "agree step" slice is its scan of the
+    # gradients and the all-reduce; the median over the steps, shared out
+    # over the stages of a rank (the simulator sums a rank's stages).
+    agree = {}
+    for e in events:
+        if e["name"] == "agree step" and e["args"]["step"] != steps[0]:
+            step = e["args"]["step"]
+            agree[step] = min(agree.get(step, e["dur"]), e["dur"])
+    ranks = len({e["pid"] for e in events})
+    per_rank = len(sends) / max(ranks, 1)
+    check = (statistics.median(agree.values()) * 1e-6 / per_rank
+             if agree else 0.0)
+
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as costs:
-        costs.write("# stage F B I W OPT activation_bytes\n")
+        costs.write("# stage F B I W OPT activation_bytes check\n")
         for s in sorted(sends):
-            costs.write("%d %.9g %.9g %.9g %.9g %.9g %.9g\n" % (
+            costs.write("%d %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n" % (
                 s, median_s("F", s), median_s("B", s), median_s("I", s),
-                median_s("W", s), median_s("OPT", s), sends[s]))
+                median_s("W", s), median_s("OPT", s), sends[s], check))
         costs.flush()
         out = subprocess.run([simulator, actions_path, costs.name, device],
                              check=True, capture_output=True, text=True)

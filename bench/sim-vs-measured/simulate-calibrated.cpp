@@ -14,7 +14,9 @@
 //
 // ACTIONS: an action list (docs/schedule-format.md). COSTS: one line per
 // stage, `stage forward backward backward_input backward_weight optimizer
-// activation_bytes` (seconds, bytes; `#` starts a comment). DEVICE: the
+// activation_bytes [check]` (seconds, bytes; `#` starts a comment; check:
+// the stage's share of its rank's non-finite scan before the step's
+// agreement, default 0). DEVICE: the
 // device whose links carry the messages, a name (a calibrated one too) or a
 // .json file (default cpu); ranks are devices of one node.
 //
@@ -96,7 +98,9 @@ int main(int argc, char **argv) {
           c.backwardWeight >> c.optimizer >> c.activationBytes))
       return fail(std::string(argv[2]) + ":" + std::to_string(lineNo) +
                   ": expected stage forward backward backward_input "
-                  "backward_weight optimizer activation_bytes");
+                  "backward_weight optimizer activation_bytes [check]");
+    if (!(fields >> c.checkSeconds))
+      c.checkSeconds = 0;
     seen[stage] = true;
   }
   for (int s = 0; s < program.numStages; ++s)

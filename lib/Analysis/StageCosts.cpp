@@ -551,6 +551,9 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
   double accumulate =
       device.calibration->accumulateSecondsOf(work.parameterTensorBytes);
   stage.forward = forward + action;
+  // Before the updates the runtime scans the stage's gradient buffer.
+  stage.checkSeconds =
+      device.calibration->nonfiniteCheckSecondsOf(work.parameterBytes);
   stage.backward = backward + action + accumulate;
   stage.backwardInput = input + action;
   stage.backwardWeight = weight + action + accumulate;

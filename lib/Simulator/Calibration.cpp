@@ -98,6 +98,12 @@ double Calibration::matmulLayoutFactor(double m, double n, double k,
   return transposed > 0 && straight > 0 ? transposed / straight : 1;
 }
 
+double Calibration::nonfiniteCheckSecondsOf(double gradientBytes) const {
+  if (!(gradientBytes > 0) || nonfiniteCheck.empty())
+    return 0;
+  return over(gradientBytes, bandwidthAt(nonfiniteCheck, gradientBytes));
+}
+
 double Calibration::coldSecondsOf(double coldBytes,
                                   double footprintBytes) const {
   if (!(coldBytes > 0) || coldOperand.empty())

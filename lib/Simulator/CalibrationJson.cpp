@@ -96,7 +96,8 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
       !readOptionalTable(object, "outerReduction", out.outerReduction, error) ||
       !readOptionalTable(object, "copy", out.copy, error) ||
       !readOptionalTable(object, "accumulate", out.accumulate, error) ||
-      !readOptionalTable(object, "coldOperand", out.coldOperand, error))
+      !readOptionalTable(object, "coldOperand", out.coldOperand, error) ||
+      !readOptionalTable(object, "nonfiniteCheck", out.nonfiniteCheck, error))
     return false;
   if (const JsonValue *points = object.find("transpose")) {
     if (!points->isArray()) {
@@ -154,6 +155,8 @@ std::string optionalCalibrationJson(const Calibration &c) {
   }
   if (!c.coldOperand.empty())
     out += table("coldOperand", c.coldOperand);
+  if (!c.nonfiniteCheck.empty())
+    out += table("nonfiniteCheck", c.nonfiniteCheck);
   if (!c.transpose.empty()) {
     out += "    \"transpose\": [";
     for (size_t i = 0; i < c.transpose.size(); ++i)

@@ -84,14 +84,17 @@ public:
     agreementPending = costs.stepAgreement && !program.forwardOnly;
     arrived.assign(numRanks, false);
     agreementIndex.assign(numRanks, 0);
+    checkSeconds.assign(numRanks, 0);
     for (int r = 0; r < numRanks; ++r) {
       const std::vector<Action> &actions = program.ranks[r].actions;
       int &index = agreementIndex[r];
       index = static_cast<int>(actions.size());
       for (size_t i = 0; i < actions.size(); ++i)
         if (actions[i].kind == ActionKind::OptimizerStep) {
-          index = static_cast<int>(i);
-          break;
+          if (index == static_cast<int>(actions.size()))
+            index = static_cast<int>(i);
+          // The rank scans the gradients of every stage it updates.
+          checkSeconds[r] += stageCosts(actions[i].stage).checkSeconds;
         }
     }
     for (int r = numRanks - 1; r >= 0; --r)
@@ -405,7 +408,7 @@ private:
     // then one all-reduce of a flag over all devices.
     double start = 0;
     for (int r = 0; r < numRanks; ++r)
-      start = std::max(start, clock[r]);
+      start = std::max(start, clock[r] + checkSeconds[r]);
     for (const MessageReport &message : report.messages)
       start = std::max(start, message.arrival);
     std::vector<int> devices;
@@ -518,6 +521,8 @@ private:
   bool agreementPending = false;
   double agreementEnd = 0;
   std::vector<int> agreementIndex;
+  /// Seconds each rank scans its gradients before the agreement.
+  std::vector<double> checkSeconds;
   std::vector<bool> arrived;
   SimReport report;
 };

@@ -468,7 +468,10 @@ void Executor::runStep() {
   // point-to-point transfers.
   if (checkFirst) {
     awaitTransfers();
-    if (!agreeNonfinite())
+    double begin = trace ? backend.now() : 0;
+    bool nonfiniteFound = agreeNonfinite();
+    record("agree step", "agreement", begin);
+    if (!nonfiniteFound)
       for (int i : updates)
         optimizerStep(i);
   }

@@ -6,6 +6,7 @@
 
 #include "HostLoops.h"
 
+#include "pipewave-runtime/Device.h"
 #include "pipewave-runtime/HostMemory.h"
 #include "pipewave-runtime/Tensor.h"
 #include "pipewave-runtime/model.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace pipewave::calibrate {
@@ -53,6 +55,17 @@ double accumulateSeconds(size_t count, int reps, bool evict) {
   return medianSeconds(reps, evict, [&] {
     runtime::addValues(PW_F32, dst.data(), src.data(), count);
   });
+}
+
+double nonfiniteCheckSeconds(size_t count, int reps) {
+  std::unique_ptr<runtime::Device> device = runtime::createHostDevice();
+  runtime::StreamId stream = device->createStream();
+  std::vector<float> values(count, 0.5f);
+  bool finite = true;
+  double seconds = medianSeconds(reps, /*evictCaches=*/true, [&] {
+    finite &= device->allFinite(stream, values.data(), count);
+  });
+  return finite ? seconds : 0;
 }
 
 double copySeconds(size_t count, int reps) {

@@ -30,6 +30,10 @@ double accumulateSeconds(size_t count, int reps, bool evict = true);
 /// Median seconds of a contiguous copy of `count` floats.
 double copySeconds(size_t count, int reps);
 
+/// The runtime's scan of `count` floats for non-finite values (caches
+/// evicted before each).
+double nonfiniteCheckSeconds(size_t count, int reps);
+
 } // namespace pipewave::calibrate
 
 #endif // PIPEWAVE_TOOLS_CALIBRATE_HOSTLOOPS_H

@@ -28,14 +28,16 @@
 //                              512 and 1024
 //   elementwiseFlopsPerSecond  the fastest tosa.add (1 flop an element)
 //   transcendentalFlops...     one tosa.exp (8 flops an element)
-//   accumulate*, copy          the runtime's gradient accumulation and a
-//                              memcpy, timed in this process
+//   accumulate*, copy,         the runtime's gradient accumulation, a
+//   nonfiniteCheck             memcpy and the scan for non-finite values,
+//                              timed in this process
 //   optimizer*                 Adam steps of 8x8 to 1024x1024 parameters
 //   intraNode, allReduce       ping-pong and all-reduce between two ranks
 //   pointToPoint               ping-pong one-way times of 8 B to 4 MiB
 //   coldOperand                chains of 64 x 512 x 512 matmuls on 2 to
 //                              16 distinct weights against one weight:
 //                              the rate of reading parameters not in cache
+//                              (none at the one weight's 1 MiB)
 //   cores                      the cores this process may run on
 //   matmulKernels              the vectorised kernel and OpenBLAS per
 //                              matmul class (MatmulKernels.h), measured
@@ -321,12 +323,18 @@ int main(int argc, char **argv) {
     c.accumulate.push_back(
         {bytes, bytes / positive(acc - c.accumulateSeconds)});
     c.copy.push_back({bytes, bytes / positive(copySeconds(count, loopReps))});
+    c.nonfiniteCheck.push_back(
+        {bytes, bytes / positive(nonfiniteCheckSeconds(count, loopReps))});
     report(("accumulate " + std::to_string(side) + "x" + std::to_string(side))
                .c_str(),
            c.accumulate.back().bytesPerSecond * 1e-9, "GB/s");
     report(
         ("copy " + std::to_string(side) + "x" + std::to_string(side)).c_str(),
         c.copy.back().bytesPerSecond * 1e-9, "GB/s");
+    report(("non-finite check " + std::to_string(side) + "x" +
+            std::to_string(side))
+               .c_str(),
+           c.nonfiniteCheck.back().bytesPerSecond * 1e-9, "GB/s");
   }
 
   // Matmul rates: square, small-M (skinny activations) and narrow N or K.
@@ -364,6 +372,10 @@ int main(int argc, char **argv) {
                          "weights-same")
                       .forward /
                   warmCount;
+    // The one-weight chain is the baseline: at its footprint nothing is
+    // cold (a rate far above any memory's), and below it the table's
+    // first point holds.
+    c.coldOperand.push_back({weightBytes, 1e13});
     for (int count :
          quick ? std::vector<int>{4} : std::vector<int>{2, 4, 8, 16}) {
       double cold = timeOf(runner, weightChain(count, true, rows, side),

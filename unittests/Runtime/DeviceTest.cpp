@@ -14,8 +14,8 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <vector>
 #include <thread>
+#include <vector>
 
 using namespace pipewave::runtime;
 using namespace pipewave::runtime::test;

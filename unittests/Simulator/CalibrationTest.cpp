@@ -380,7 +380,8 @@ std::string withLayoutsAndColdParameters() {
   std::string text = kCalibrated;
   text.replace(
       text.find("\"cores\": 2,"), 11,
-      "\"cores\": 2,\n    \"coldOperand\": ["
+      "\"cores\": 2,\n    \"nonfiniteCheck\": ["
+      "{ \"bytes\": 1e6, \"bytesPerSecond\": 1e10 }],\n    \"coldOperand\": ["
       "{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
       "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],\n"
       "    \"matmulKernels\": ["
@@ -434,10 +435,15 @@ TEST(CalibrationTest, TransposedOperandsAndColdParametersAreHandComputed) {
   EXPECT_DOUBLE_EQ(c.coldSecondsOf(0, 8388608), 0);
   EXPECT_DOUBLE_EQ(calibrated().calibration->coldSecondsOf(1048576, 8388608),
                    0);
-  // Both write back.
+  // The non-finite scan before the updates: 1e6 B at 10 GB/s.
+  EXPECT_NEAR(c.nonfiniteCheckSecondsOf(1e6), 1e-4, 1e-15);
+  EXPECT_DOUBLE_EQ(c.nonfiniteCheckSecondsOf(0), 0);
+  EXPECT_DOUBLE_EQ(calibrated().calibration->nonfiniteCheckSecondsOf(1e6), 0);
+  // All write back.
   std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
   ASSERT_TRUE(again) << error;
   EXPECT_EQ(again->calibration->coldOperand.size(), 2u);
+  EXPECT_EQ(again->calibration->nonfiniteCheck.size(), 1u);
   EXPECT_EQ(toJson(*again), toJson(*device));
 }
 

@@ -157,6 +157,21 @@ TEST(SimulatorTest, StepAgreementHoldsTheUpdatesForEveryRank) {
   EXPECT_DOUBLE_EQ(agreed.ranks[0].slices[opt0].start, 9 + 4 * L);
   EXPECT_DOUBLE_EQ(agreed.stepTime, 9.5 + 4 * L);
 
+  // Each rank scans its gradients before it joins the all-reduce: stage 0's
+  // rank, the last there (9 + 2L), scans for 0.75, so the all-reduce starts
+  // at 9.75 + 2L. With stage 1's rank scanning for 3.5 it starts when that
+  // scan ends, 7 + L + 3.5 (later than 9.75 + 2L): updates from 10.5 + 3L.
+  costs.stages[0].checkSeconds = 0.75;
+  SimReport scanned = simulate(program, costs, link(L, INFINITY));
+  ASSERT_TRUE(scanned.error.empty()) << scanned.error;
+  EXPECT_DOUBLE_EQ(scanned.ranks[0].slices[opt0].start, 9.75 + 4 * L);
+  costs.stages[1].checkSeconds = 3.5;
+  scanned = simulate(program, costs, link(L, INFINITY));
+  ASSERT_TRUE(scanned.error.empty()) << scanned.error;
+  EXPECT_DOUBLE_EQ(scanned.ranks[1].slices[opt].start, 10.5 + 3 * L);
+  EXPECT_DOUBLE_EQ(scanned.ranks[0].slices[opt0].start, 10.5 + 3 * L);
+  costs.stages[0].checkSeconds = costs.stages[1].checkSeconds = 0;
+
   // A forward-only program has no updates and no agreement.
   schedule::BuildResult inference = schedule::buildGPipe(2, 2, true);
   ASSERT_TRUE(inference) << inference.error;

@@ -50,6 +50,10 @@
 // coldOperand(footprint): its parameter operands' bytes over the rate
 // measured at the stage's footprint.
 //
+// Before a training step's updates every rank scans its stages' gradients
+// for non-finite values (optional nonfiniteCheck table, the runtime's scan
+// timed by bytes like accumulate) and then joins one all-reduce.
+//
 // Every F, B, I or W action adds actionSeconds (the stage function's
 // call and the runtime's work around it); a B or W action also adds, per
 // trained parameter tensor of the stage, the runtime's accumulation of its
@@ -218,6 +222,10 @@ struct Calibration {
   /// One-way message times between two ranks by size (sizes increasing;
   /// empty: not measured).
   std::vector<MessagePoint> pointToPoint;
+  /// The runtime's scan of gradients for non-finite values before a
+  /// step's updates (--on-nonfinite), bytes per second by the bytes
+  /// scanned (empty: not measured, no cost).
+  std::vector<BandwidthPoint> nonfiniteCheck;
   /// The rate at which a matmul reads parameter bytes that are not in
   /// cache, by the footprint of the stage whose parameters they are
   /// (footprints increasing; empty: not measured, no cost).
@@ -237,6 +245,10 @@ struct Calibration {
   /// matmulKernels table chose for each (1 without the table).
   double matmulLayoutFactor(double m, double n, double k, bool transposedA,
                             bool transposedB) const;
+
+  /// Seconds the runtime's non-finite scan takes over `gradientBytes` (0
+  /// without a nonfiniteCheck table).
+  double nonfiniteCheckSecondsOf(double gradientBytes) const;
 
   /// Seconds a matmul spends reading `coldBytes` of parameters of a stage
   /// whose footprint is `footprintBytes` (0 without a coldOperand table).

@@ -71,6 +71,10 @@ struct StageCosts : schedule::ActionDurations {
   double parameterBytes = 0;
   /// Activation bytes stashed per in-flight microbatch, per device.
   double stashBytes = 0;
+  /// With CostTable::stepAgreement: the runtime's scan of the stage's
+  /// gradients for non-finite values, which its rank runs before the
+  /// agreement's all-reduce.
+  double checkSeconds = 0;
 };
 
 /// Costs of every stage of a program.
@@ -88,7 +92,8 @@ struct CostTable {
   /// The runtime's agreement on non-finite values before a training step's
   /// updates (pipewave-run --on-nonfinite stop or skip, the default): every
   /// rank waits at its first OptimizerStep (or the end of its list) until
-  /// all ranks are there and their messages have arrived, then an
+  /// all ranks are there (each after scanning its stages' gradients,
+  /// StageCosts::checkSeconds) and their messages have arrived, then an
   /// all-reduce of one value over all devices runs before any update.
   bool stepAgreement = false;
 
