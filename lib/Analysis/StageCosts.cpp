@@ -6,6 +6,7 @@
 
 #include "pipewave/Analysis/StageCosts.h"
 #include "pipewave/Analysis/CostModel.h"
+#include "pipewave/Conversion/MatmulChoice.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
 #include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
@@ -84,16 +85,7 @@ static bool isArgumentView(Value value) {
 /// True if `op` is a tosa.transpose swapping the two innermost axes.
 static bool swapsInnermostAxes(Operation *op) {
   auto transpose = dyn_cast_or_null<tosa::TransposeOp>(op);
-  if (!transpose)
-    return false;
-  ArrayRef<int32_t> perms = transpose.getPerms();
-  int64_t rank = static_cast<int64_t>(perms.size());
-  if (rank < 2 || perms[rank - 2] != rank - 1 || perms[rank - 1] != rank - 2)
-    return false;
-  for (int64_t i = 0; i < rank - 2; ++i)
-    if (perms[i] != i)
-      return false;
-  return true;
+  return transpose && swapsLastTwoAxes(transpose.getPerms());
 }
 
 /// True if the CPU lowering folds `op` into the matmul that reads it: a

@@ -74,23 +74,12 @@ Operation *tile(RewriterBase &rewriter, Operation *op, ArrayRef<int64_t> sizes,
   return result->tiledOps.front();
 }
 
-/// Whether `perm` swaps the last two dimensions and keeps the others.
-bool swapsLastTwo(ArrayRef<int64_t> perm) {
-  int64_t rank = static_cast<int64_t>(perm.size());
-  if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
-    return false;
-  for (int64_t i = 0; i < rank - 2; ++i)
-    if (perm[i] != i)
-      return false;
-  return true;
-}
-
 /// Whether `v` is a copy of a tensor with its last two dimensions swapped:
 /// a linalg.transpose (what pipe-matmul-to-blas folds into a transposed
 /// BLAS operand), or a linalg.generic that only does that.
 bool isTransposedCopy(Value v) {
   if (auto transpose = v.getDefiningOp<linalg::TransposeOp>())
-    return swapsLastTwo(transpose.getPermutation());
+    return swapsLastTwoAxes(transpose.getPermutation());
   auto generic = v.getDefiningOp<linalg::GenericOp>();
   if (!generic || generic.getNumDpsInputs() != 1 ||
       generic.getNumDpsInits() != 1 ||
@@ -107,7 +96,7 @@ bool isTransposedCopy(Value v) {
   SmallVector<int64_t> perm;
   for (AffineExpr e : in.getResults())
     perm.push_back(cast<AffineDimExpr>(e).getPosition());
-  return swapsLastTwo(perm);
+  return swapsLastTwoAxes(perm);
 }
 
 /// The class of a plain matmul on tensors with static loop `ranges`

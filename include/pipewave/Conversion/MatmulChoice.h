@@ -65,6 +65,19 @@ struct MatmulClass {
 /// The shape class of an [m, k] x [k, n] problem (see the file comment).
 MatmulShape classifyMatmulShape(int64_t m, int64_t n, int64_t k);
 
+/// Whether the permutation `perm` (any container of integers) swaps the
+/// last two dimensions and keeps the others: a transpose the matmul
+/// lowering folds into a transposed operand.
+template <typename Permutation> bool swapsLastTwoAxes(const Permutation &perm) {
+  int64_t rank = static_cast<int64_t>(perm.size());
+  if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
+    return false;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    if (perm[i] != i)
+      return false;
+  return true;
+}
+
 /// The layout of a matmul whose A (`transposedA`) and B operands are
 /// transposed copies or not.
 MatmulLayout matmulLayout(bool transposedA, bool transposedB);
