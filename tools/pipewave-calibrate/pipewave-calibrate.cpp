@@ -368,24 +368,24 @@ int main(int argc, char **argv) {
     const int64_t rows = 64, side = 512;
     const double weightBytes = 4.0 * side * side;
     const int warmCount = 8;
+    // The rate of a footprint that costs nothing: far above any memory's.
+    const double noCost = 1e13;
     double warm = timeOf(runner, weightChain(warmCount, false, rows, side),
                          "weights-same")
                       .forward /
                   warmCount;
     // The one-weight chain is the baseline: at its footprint nothing is
-    // cold (a rate far above any memory's), and below it the table's
-    // first point holds.
-    c.coldOperand.push_back({weightBytes, 1e13});
+    // cold, and below it the table's first point holds.
+    c.coldOperand.push_back({weightBytes, noCost});
     for (int count :
          quick ? std::vector<int>{4} : std::vector<int>{2, 4, 8, 16}) {
       double cold = timeOf(runner, weightChain(count, true, rows, side),
                            "weights-" + std::to_string(count))
                         .forward /
                     count;
-      // A chain no slower than the warm one: no cost (a rate far above
-      // any memory's).
+      // A chain no slower than the warm one costs nothing either.
       double extra = cold - warm;
-      double rate = extra > 1e-9 ? weightBytes / extra : 1e13;
+      double rate = extra > 1e-9 ? weightBytes / extra : noCost;
       c.coldOperand.push_back({count * weightBytes, rate});
       report(("parameters not in cache, " + std::to_string(count) + " MiB")
                  .c_str(),
