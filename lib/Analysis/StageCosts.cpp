@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace pipewave;
@@ -97,13 +98,25 @@ static bool isFoldedTranspose(Operation *op) {
   return isa<tosa::MatMulOp>(*op->getResult(0).getUsers().begin());
 }
 
-/// The parameter argument of `fn` that `value` is, or is a view or a
-/// transposed copy of; null if none.
-static BlockArgument parameterRoot(func::FuncOp fn, Value value) {
+/// Which arguments of a function hold parameters, by argument number.
+using ParamArgs = llvm::SmallVector<bool>;
+
+/// The arguments of `fn` marked pipe.param.
+static ParamArgs markedParams(func::FuncOp fn) {
+  ParamArgs params(fn.getNumArguments());
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    params[i] = pipe::isParam(fn, i);
+  return params;
+}
+
+/// The argument of `fn` that `value` is, or is a view or a transposed copy
+/// of, if `params` says it holds a parameter; null otherwise.
+static BlockArgument parameterRoot(func::FuncOp fn, const ParamArgs &params,
+                                   Value value) {
   for (int depth = 0; depth < 16; ++depth) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       if (arg.getOwner() == &fn.getBody().front() &&
-          pipe::isParam(fn, arg.getArgNumber()))
+          arg.getArgNumber() < params.size() && params[arg.getArgNumber()])
         return arg;
       return nullptr;
     }
@@ -119,11 +132,30 @@ static BlockArgument parameterRoot(func::FuncOp fn, Value value) {
   return nullptr;
 }
 
+/// The arguments of a weight-gradient function that hold parameters: the
+/// weight stash is what the input-gradient function returns after its
+/// input gradients (pipe-autodiff's split), and an entry that is one of
+/// its parameter arguments (or a view of one) is that parameter.
+static ParamArgs weightStashParams(func::FuncOp bwdWeight,
+                                   func::FuncOp bwdInput) {
+  ParamArgs params = markedParams(bwdWeight);
+  auto ret =
+      dyn_cast<func::ReturnOp>(bwdInput.getBody().back().getTerminator());
+  if (!ret || ret.getNumOperands() < bwdWeight.getNumArguments())
+    return params;
+  unsigned first = ret.getNumOperands() - bwdWeight.getNumArguments();
+  ParamArgs inputParams = markedParams(bwdInput);
+  for (unsigned j = 0, e = bwdWeight.getNumArguments(); j < e; ++j)
+    if (parameterRoot(bwdInput, inputParams, ret.getOperand(first + j)))
+      params[j] = true;
+  return params;
+}
+
 /// The work of `op` in `fn` as a calibrated device prices it: a folded
 /// transpose marked so, a matmul with its transposed operands and the
 /// bytes of its parameter operands.
-static sim::OpWork calibratedWork(func::FuncOp fn, Operation *op,
-                                  const OpCost &cost) {
+static sim::OpWork calibratedWork(func::FuncOp fn, const ParamArgs &params,
+                                  Operation *op, const OpCost &cost) {
   sim::OpWork work = cost.work();
   if (isFoldedTranspose(op))
     work.folded = true;
@@ -131,24 +163,28 @@ static sim::OpWork calibratedWork(func::FuncOp fn, Operation *op,
     work.transposedA = isFoldedTranspose(matmul.getA().getDefiningOp());
     work.transposedB = isFoldedTranspose(matmul.getB().getDefiningOp());
     for (Value operand : {matmul.getA(), matmul.getB()})
-      if (parameterRoot(fn, operand))
+      if (parameterRoot(fn, params, operand))
         work.coldBytes += typeBytes(operand.getType());
   }
   return work;
 }
 
 /// The costed, non-free ops of `fn` (nested ones included), and a Copy for
-/// every result that is an argument or a view of one.
-static std::vector<sim::OpWork> costedOps(func::FuncOp fn) {
+/// every result that is an argument or a view of one; `params` says which
+/// arguments hold parameters (default: those marked pipe.param).
+static std::vector<sim::OpWork>
+costedOps(func::FuncOp fn, std::optional<ParamArgs> params = {}) {
   std::vector<sim::OpWork> ops;
   if (!fn)
     return ops;
+  if (!params)
+    params = markedParams(fn);
   fn.getBody().walk([&](Operation *op) {
     if (op->getNumRegions() > 0 || op->hasTrait<OpTrait::IsTerminator>())
       return;
     FailureOr<OpCost> cost = getOpCost(op);
     if (succeeded(cost) && cost->kind != sim::OpClass::Free)
-      ops.push_back(calibratedWork(fn, op, *cost));
+      ops.push_back(calibratedWork(fn, *params, op, *cost));
   });
   if (auto ret = dyn_cast<func::ReturnOp>(fn.getBody().back().getTerminator()))
     for (Value result : ret.getOperands())
@@ -182,6 +218,7 @@ void pipewave::forEachDerivedBackwardOp(
   // differentiated parameter, and on any non-parameter argument (data).
   llvm::DenseSet<Value> fromActivation, fromParam, fromData;
   Block &body = fn.getBody().front();
+  ParamArgs params = markedParams(fn);
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
     if (!pipe::getParamArgAttr(fn, i))
       fromData.insert(body.getArgument(i));
@@ -241,7 +278,7 @@ void pipewave::forEachDerivedBackwardOp(
       // lowering folds into the matmul (OpWork::folded).
       Value a = matmul.getA(), b = matmul.getB();
       auto coldBytes = [&](Value v) {
-        return parameterRoot(fn, v) ? typeBytes(v.getType()) : 0.0;
+        return parameterRoot(fn, params, v) ? typeBytes(v.getType()) : 0.0;
       };
       if (differentiated(a)) {
         sim::OpWork dA = cost->work();
@@ -416,7 +453,10 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
     work.hasBackwardFunction = static_cast<bool>(bwd);
     work.backwardOps = costedOps(bwd);
     work.backwardInputOps = costedOps(bwdInput);
-    work.backwardWeightOps = costedOps(bwdWeight);
+    work.backwardWeightOps =
+        bwdWeight && bwdInput
+            ? costedOps(bwdWeight, weightStashParams(bwdWeight, bwdInput))
+            : costedOps(bwdWeight);
     work.hasSplitBackward = bwdInput && bwdWeight;
     if (!bwd) {
       // Before pipe-autodiff: the backward its gradient rules would make.
@@ -519,7 +559,15 @@ bool ModelCosts::hasForwardFunctions() const {
                       [](const StageWork &s) { return s.hasForwardFunction; });
 }
 
+double ModelCosts::totalParameterBytes() const {
+  double bytes = 0;
+  for (const StageWork &work : stages)
+    bytes += work.parameterBytes;
+  return bytes;
+}
+
 void ModelCosts::calibrate(const StageWork &work, double scale,
+                           double sharedParameterBytes,
                            sim::StageCosts &stage) const {
   // Samples the stage functions compute.
   double samples = batch > 0 ? static_cast<double>(batch) /
@@ -527,8 +575,9 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
                              : 0;
   double action = device.calibration->actionSeconds;
   // What a training stage touches every step: its parameters, their
-  // gradients and the accumulated gradients.
-  double footprint = 3 * work.parameterBytes;
+  // gradients and the accumulated gradients; the other ranks of its node
+  // touch theirs in the same cache.
+  double footprint = 3 * std::max(work.parameterBytes, sharedParameterBytes);
   auto at = [&](const std::vector<sim::OpWork> &ops) {
     return calibratedSeconds(ops, samples, scale, device, footprint);
   };
@@ -547,12 +596,15 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
   stage.checkSeconds =
       device.calibration->nonfiniteCheckSecondsOf(work.parameterBytes);
   stage.backward = backward + action + accumulate;
+  // Adam streams the parameters, gradients and moments of the whole node.
+  stage.optimizer = device.calibration->optimizerStepSeconds(
+      work.parameterTensorBytes, sharedParameterBytes);
   stage.backwardInput = input + action;
   stage.backwardWeight = weight + action + accumulate;
 }
 
-sim::CostTable ModelCosts::costTable(int64_t microbatches,
-                                     bool fullRecompute) const {
+sim::CostTable ModelCosts::costTable(int64_t microbatches, bool fullRecompute,
+                                     double nodeParameterShare) const {
   // Fraction of the functions' batch that one microbatch is.
   double scale = microbatches < 1 ? 1.0
                  : specializedMicrobatches > 0
@@ -564,6 +616,8 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches,
   // pipewave-run checks every training step for non-finite values before
   // its updates (--on-nonfinite, on by default).
   table.stepAgreement = true;
+  double sharedParameterBytes =
+      std::max(nodeParameterShare, 0.0) * totalParameterBytes();
   for (const StageWork &work : stages) {
     sim::StageCosts stage;
     stage.forward = work.forwardSeconds * scale;
@@ -575,7 +629,7 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches,
     stage.parameterBytes = work.parameterBytes;
     stage.stashBytes = work.stashBytes * scale;
     if (device.calibration)
-      calibrate(work, scale, stage);
+      calibrate(work, scale, sharedParameterBytes, stage);
     if (fullRecompute) {
       stage.stashBytes = work.inputBytes * scale;
       stage.backward += stage.forward;
@@ -584,6 +638,14 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches,
     table.stages.push_back(stage);
   }
   return table;
+}
+
+double pipewave::nodeParameterShare(int numRanks, int devicesPerNode,
+                                    int replicas) {
+  if (numRanks < 1)
+    return 0;
+  int onNode = std::min(std::max(devicesPerNode, 1), numRanks);
+  return static_cast<double>(std::max(replicas, 1)) * onNode / numRanks;
 }
 
 sim::Cluster pipewave::makeCluster(const sim::DeviceSpec &device, int numRanks,

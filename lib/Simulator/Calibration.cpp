@@ -169,22 +169,29 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
                               over(op.bytes, memoryBytesPerSecond));
 }
 
-double Calibration::optimizerStepSeconds(double parameterBytes) const {
-  return optimizerSeconds +
-         over(parameterBytes, bandwidthAt(optimizer, parameterBytes));
+double Calibration::optimizerStepSeconds(double parameterBytes,
+                                         double nodeParameterBytes) const {
+  double rate = bandwidthAt(optimizer, parameterBytes);
+  if (!optimizerCold.empty()) {
+    double cold = bandwidthAt(optimizerCold,
+                              std::max(nodeParameterBytes, parameterBytes));
+    if (cold > 0 && (!(rate > 0) || cold < rate))
+      rate = cold;
+  }
+  return optimizerSeconds + over(parameterBytes, rate);
 }
 
-double Calibration::optimizerStepSeconds(
-    const std::vector<double> &tensorBytes) const {
-  if (version < 2) {
-    double total = 0;
-    for (double bytes : tensorBytes)
-      total += bytes;
-    return optimizerStepSeconds(total);
-  }
+double Calibration::optimizerStepSeconds(const std::vector<double> &tensorBytes,
+                                         double nodeParameterBytes) const {
+  double total = 0;
+  for (double bytes : tensorBytes)
+    total += bytes;
+  nodeParameterBytes = std::max(nodeParameterBytes, total);
+  if (version < 2)
+    return optimizerStepSeconds(total, nodeParameterBytes);
   double seconds = 0;
   for (double bytes : tensorBytes)
-    seconds += optimizerStepSeconds(bytes);
+    seconds += optimizerStepSeconds(bytes, nodeParameterBytes);
   return seconds;
 }
 

@@ -97,6 +97,7 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
       !readOptionalTable(object, "copy", out.copy, error) ||
       !readOptionalTable(object, "accumulate", out.accumulate, error) ||
       !readOptionalTable(object, "coldOperand", out.coldOperand, error) ||
+      !readOptionalTable(object, "optimizerCold", out.optimizerCold, error) ||
       !readOptionalTable(object, "nonfiniteCheck", out.nonfiniteCheck, error))
     return false;
   if (const JsonValue *points = object.find("transpose")) {
@@ -155,6 +156,8 @@ std::string optionalCalibrationJson(const Calibration &c) {
   }
   if (!c.coldOperand.empty())
     out += table("coldOperand", c.coldOperand);
+  if (!c.optimizerCold.empty())
+    out += table("optimizerCold", c.optimizerCold);
   if (!c.nonfiniteCheck.empty())
     out += table("nonfiniteCheck", c.nonfiniteCheck);
   if (!c.transpose.empty()) {

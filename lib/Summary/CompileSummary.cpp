@@ -192,7 +192,9 @@ pipewave::computeCompileSummary(ModuleOp module, const SummaryInputs &in) {
     return failure();
   // A program with R replicas splits the batch into R x M microbatches.
   sim::CostTable table = costs->costTable(
-      static_cast<int64_t>(program.numMicrobatches) * summary.replicas);
+      static_cast<int64_t>(program.numMicrobatches) * summary.replicas,
+      /*fullRecompute=*/false,
+      nodeParameterShare(summary.numRanks, kDevicesPerNode, summary.replicas));
   sim::Cluster cluster =
       makeCluster(*device, summary.numRanks, kDevicesPerNode, 0);
   sim::SimReport report = sim::simulate(program, table, cluster);

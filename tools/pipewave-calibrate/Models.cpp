@@ -177,6 +177,25 @@ Model weightChain(int count, bool distinct, int64_t m, int64_t side) {
   return model;
 }
 
+/// The squared-error loss of %out against %y, both [m, n], returned.
+static std::string squaredErrorTail(int64_t m, int64_t n) {
+  std::string out = tensor({m, n});
+  std::string text =
+      "  %d = tosa.sub %out, %y : (" + out + ", " + out + ") -> " + out + "\n";
+  text += "  %sq = tosa.mul %d, %d, %shift : (" + out + ", " + out +
+          ", tensor<1xi8>) -> " + out + "\n";
+  text += "  %r0 = tosa.reduce_sum %sq {axis = 0 : i32} : (" + out + ") -> " +
+          tensor({1, n}) + "\n";
+  text += "  %r1 = tosa.reduce_sum %r0 {axis = 1 : i32} : (" + tensor({1, n}) +
+          ") -> tensor<1x1xf32>\n";
+  text += "  %s0 = tosa.const_shape {values = dense<> : "
+          "tensor<0xindex>} : () -> !tosa.shape<0>\n";
+  text += "  %loss = tosa.reshape %r1, %s0 : (tensor<1x1xf32>, "
+          "!tosa.shape<0>) -> tensor<f32>\n  return %loss : "
+          "tensor<f32>\n}\n";
+  return text;
+}
+
 Model trainedMatmul(int64_t n, int64_t k) {
   const int64_t m = 4;
   std::string out = tensor({m, n});
@@ -187,20 +206,34 @@ Model trainedMatmul(int64_t n, int64_t k) {
                " {pipe.name = \"x\"}, %y: " + out +
                " {pipe.name = \"y\"}, %w: " + tensor({1, k, n}) +
                " {pipe.param, pipe.name = \"w\"}) -> tensor<f32> {\n" +
-               matmulBody(m, n, k);
-  model.text +=
-      "  %d = tosa.sub %out, %y : (" + out + ", " + out + ") -> " + out + "\n";
-  model.text += "  %sq = tosa.mul %d, %d, %shift : (" + out + ", " + out +
-                ", tensor<1xi8>) -> " + out + "\n";
-  model.text += "  %r0 = tosa.reduce_sum %sq {axis = 0 : i32} : (" + out +
-                ") -> " + tensor({1, n}) + "\n";
-  model.text += "  %r1 = tosa.reduce_sum %r0 {axis = 1 : i32} : (" +
-                tensor({1, n}) + ") -> tensor<1x1xf32>\n";
-  model.text += "  %s0 = tosa.const_shape {values = dense<> : "
-                "tensor<0xindex>} : () -> !tosa.shape<0>\n";
-  model.text += "  %loss = tosa.reshape %r1, %s0 : (tensor<1x1xf32>, "
-                "!tosa.shape<0>) -> tensor<f32>\n  return %loss : "
-                "tensor<f32>\n}\n";
+               matmulBody(m, n, k) + squaredErrorTail(m, n);
+  return model;
+}
+
+Model trainedWeightChain(int count, int64_t side) {
+  const int64_t m = 4;
+  std::string x = tensor({m, side}), x3 = tensor({1, m, side}),
+              w = tensor({1, side, side});
+  Model model;
+  model.training = true;
+  model.data = {{"x", {m, side}}, {"y", {m, side}}};
+  model.text = "func.func @main(%x: " + x + " {pipe.name = \"x\"}, %y: " + x +
+               " {pipe.name = \"y\"}";
+  for (int i = 0; i < count; ++i)
+    model.text += ", %w" + std::to_string(i) + ": " + w +
+                  " {pipe.param, pipe.name = \"w" + std::to_string(i) + "\"}";
+  model.text += ") -> tensor<f32> {\n" + std::string(kConsts) +
+                shapeConst("%s3", {1, m, side}) + shapeConst("%s2", {m, side});
+  model.text += "  %h0 = tosa.reshape %x, %s3 : (" + x +
+                ", !tosa.shape<3>) -> " + x3 + "\n";
+  for (int i = 0; i < count; ++i)
+    model.text += "  %h" + std::to_string(i + 1) + " = tosa.matmul %h" +
+                  std::to_string(i) + ", %w" + std::to_string(i) +
+                  ", %zp, %zp : (" + x3 + ", " + w +
+                  ", tensor<1xf32>, tensor<1xf32>) -> " + x3 + "\n";
+  model.text += "  %out = tosa.reshape %h" + std::to_string(count) +
+                ", %s2 : (" + x3 + ", !tosa.shape<2>) -> " + x + "\n";
+  model.text += squaredErrorTail(m, side);
   return model;
 }
 

@@ -63,6 +63,10 @@ Model layoutMatmul(int64_t m, int64_t n, int64_t k, bool transposeA,
 /// (times its optimizer step over k x n parameters).
 Model trainedMatmul(int64_t n, int64_t k);
 
+/// A trained x [4, side] through `count` matmuls by distinct [1, side, side]
+/// parameters, with a squared-error loss (times Adam over many tensors).
+Model trainedWeightChain(int count, int64_t side);
+
 } // namespace pipewave::calibrate
 
 #endif // PIPEWAVE_TOOLS_CALIBRATE_MODELS_H

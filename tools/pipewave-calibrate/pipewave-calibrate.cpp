@@ -32,10 +32,12 @@
 //   nonfiniteCheck             memcpy and the scan for non-finite values,
 //                              timed in this process
 //   optimizer*                 Adam steps of 8x8 to 1024x1024 parameters
+//   optimizerCold              Adam steps of models of 1 to 32 tensors of
+//                              1 MiB (parameters out of cache)
 //   intraNode, allReduce       ping-pong and all-reduce between two ranks
 //   pointToPoint               ping-pong one-way times of 8 B to 4 MiB
 //   coldOperand                chains of 64 x 512 x 512 matmuls on 2 to
-//                              16 distinct weights against one weight:
+//                              32 distinct weights against one weight:
 //                              the rate of reading parameters not in cache
 //                              (none at the one weight's 1 MiB)
 //   cores                      the cores this process may run on
@@ -378,7 +380,7 @@ int main(int argc, char **argv) {
     // cold, and below it the table's first point holds.
     c.coldOperand.push_back({weightBytes, noCost});
     for (int count :
-         quick ? std::vector<int>{4} : std::vector<int>{2, 4, 8, 16}) {
+         quick ? std::vector<int>{4} : std::vector<int>{2, 4, 8, 16, 32}) {
       double cold = timeOf(runner, weightChain(count, true, rows, side),
                            "weights-" + std::to_string(count))
                         .forward /
@@ -407,6 +409,25 @@ int main(int argc, char **argv) {
             " parameters")
                .c_str(),
            c.optimizer.back().bytesPerSecond * 1e-9, "GB/s");
+  }
+
+  // Adam over parameters not in cache: models of 1 MiB tensors, by their
+  // parameter bytes (with their gradients and moments, 4x that in memory).
+  {
+    const int64_t side = 512;
+    const double tensorBytes = 4.0 * side * side;
+    for (int count :
+         quick ? std::vector<int>{4} : std::vector<int>{1, 4, 16, 32}) {
+      double step = timeOf(runner, trainedWeightChain(count, side),
+                           "adam-chain-" + std::to_string(count))
+                        .optimizer;
+      double bytes = count * tensorBytes;
+      c.optimizerCold.push_back(
+          {bytes, bytes / positive(step - count * c.optimizerSeconds)});
+      report(("Adam step, " + std::to_string(count) + " MiB of 1 MiB tensors")
+                 .c_str(),
+             c.optimizerCold.back().bytesPerSecond * 1e-9, "GB/s");
+    }
   }
 
   sim::DeviceSpec device = *sim::findDevice("cpu");

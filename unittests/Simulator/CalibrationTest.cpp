@@ -447,6 +447,40 @@ TEST(CalibrationTest, TransposedOperandsAndColdParametersAreHandComputed) {
   EXPECT_EQ(toJson(*again), toJson(*device));
 }
 
+TEST(CalibrationTest, AdamOutOfCacheIsHandComputed) {
+  // kCalibrated's Adam: 10 us + 1 GB/s (one point); an optimizerCold table
+  // of 4 GB/s at 1 MB and 0.5 GB/s at 16 MB of a node's parameters.
+  std::string text = kCalibrated, error;
+  text.replace(text.find("\"cores\": 2,"), 11,
+               "\"cores\": 2,\n    \"optimizerCold\": ["
+               "{ \"bytes\": 1e6, \"bytesPerSecond\": 4e9 }, "
+               "{ \"bytes\": 1.6e7, \"bytesPerSecond\": 5e8 }],");
+  std::optional<DeviceSpec> device = parseDeviceJson(text, &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  // Alone (the node holds only these 1e6 B): the cold rate, 4 GB/s, is
+  // faster than the per-tensor 1 GB/s, which holds.
+  EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(1e6), 1e-5 + 1e-3);
+  EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(1e6, 1e6), 1e-5 + 1e-3);
+  // On a node of 16 MB of parameters: 0.5 GB/s; at 4 MB, halfway in log
+  // bytes, the geometric mean of 4 and 0.5 GB/s (1.414 GB/s), faster than
+  // 1 GB/s again.
+  EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(1e6, 1.6e7), 1e-5 + 2e-3);
+  EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(1e6, 4e6), 1e-5 + 1e-3);
+  // The node's bytes are at least the stage's own: two tensors of 8 MB on a
+  // node said to hold 0 B are 16 MB (one step over both: version 1).
+  EXPECT_NEAR(c.optimizerStepSeconds(std::vector<double>{8e6, 8e6}),
+              1e-5 + 1.6e7 / 5e8, 1e-12);
+  // Without the table a node's size changes nothing.
+  EXPECT_DOUBLE_EQ(calibrated().calibration->optimizerStepSeconds(1e6, 1.6e7),
+                   1e-5 + 1e-3);
+  // It writes back.
+  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(again->calibration->optimizerCold.size(), 2u);
+  EXPECT_EQ(toJson(*again), toJson(*device));
+}
+
 TEST(CalibrationTest, CachedDevicesResolveByName) {
   std::string dir = ::testing::TempDir() + "calibration-cache";
   ASSERT_EQ(setenv("PIPEWAVE_CACHE_DIR", dir.c_str(), 1), 0);

@@ -46,7 +46,13 @@
 // M, K, N equal to the functions' samples, else the first a multiple of
 // them); every F/B/I/W action adds the calibration's actionSeconds, a B or
 // W the runtime's accumulation of the stage's parameter gradients (per
-// parameter tensor), and the optimizer step its measured cost. A function
+// parameter tensor), and the optimizer step its measured cost. A matmul
+// reading a parameter (or a transposed copy of one, or, in a W, one that the
+// I passes on) adds its bytes at the calibration's coldOperand rate for the
+// footprint that competes for the last-level cache: 3x the parameter bytes
+// (parameters, gradients, accumulated gradients) of the stage, or of every
+// rank on its node when they share it (costTable's nodeParameterShare),
+// whichever is larger. A function
 // result that is one of the function's arguments (or a view of one) is a
 // copy into the caller's result buffer (class Copy).
 //
@@ -137,14 +143,21 @@ struct ModelCosts {
   /// The cost table of a step with `microbatches` microbatches (see the file
   /// comment for the scaling). With `fullRecompute` a stage stashes only its
   /// inputs and its backward (B, or I) first runs the forward again.
-  sim::CostTable costTable(int64_t microbatches,
-                           bool fullRecompute = false) const;
+  /// `nodeParameterShare` is the share of all stages' parameters that the
+  /// ranks of one node hold (nodeParameterShare()); the ranks of a node share
+  /// its last-level cache. 0 prices each stage's parameters as if alone.
+  sim::CostTable costTable(int64_t microbatches, bool fullRecompute = false,
+                           double nodeParameterShare = 0) const;
+
+  /// Bytes of the parameters of every stage.
+  double totalParameterBytes() const;
 
 private:
   /// Sets `stage`'s F, B, I and W from the ops of `work` at `scale` on the
-  /// calibrated device.
+  /// calibrated device, its parameters competing for the cache with
+  /// `sharedParameterBytes` on the node.
   void calibrate(const StageWork &work, double scale,
-                 sim::StageCosts &stage) const;
+                 double sharedParameterBytes, sim::StageCosts &stage) const;
 };
 
 /// Costs every stage of `entry` on `device`; emits an error naming
@@ -178,6 +191,11 @@ std::optional<sim::DeviceSpec> resolveDevice(llvm::StringRef name,
 /// `memoryBytes` per device (the device's capacity when <= 0).
 sim::Cluster makeCluster(const sim::DeviceSpec &device, int numRanks,
                          int devicesPerNode, double memoryBytes);
+
+/// The share of all stages' parameters that the ranks on one node of
+/// makeCluster(device, numRanks, devicesPerNode) hold, each stage held by
+/// `replicas` ranks: replicas x min(devicesPerNode, numRanks) / numRanks.
+double nodeParameterShare(int numRanks, int devicesPerNode, int replicas = 1);
 
 /// Bytes of a ranked, static tensor type (elements x ceil(bits / 8)); 0 for
 /// anything else.

@@ -50,6 +50,14 @@
 // coldOperand(footprint): its parameter operands' bytes over the rate
 // measured at the stage's footprint.
 //
+// Optimizer state not in cache (optional optimizerCold table): Adam reads and
+// writes each parameter, its gradient and two moments once a step, so when
+// the parameters of all ranks sharing a node's last-level cache are large,
+// each update streams from memory. pipewave-calibrate times the Adam step of
+// a model of 1 MiB parameter tensors, by its parameter bytes (1 to 32 MiB);
+// a tensor's update then runs at the slower of optimizer(its bytes) and
+// optimizerCold(the parameter bytes on the node).
+//
 // Before a training step's updates every rank scans its stages' gradients
 // for non-finite values (optional nonfiniteCheck table, the runtime's scan
 // timed by bytes like accumulate) and then joins one all-reduce.
@@ -213,6 +221,9 @@ struct Calibration {
   /// parameter bytes.
   double optimizerSeconds = 0;
   std::vector<BandwidthPoint> optimizer;
+  /// Adam's parameter bytes per second by the parameter bytes of a node
+  /// (empty: not measured).
+  std::vector<BandwidthPoint> optimizerCold;
   /// Ring all-reduce link figures between ranks of one machine (the
   /// formula of Network.h); 0 bandwidth: the device's intraNode link.
   double allReduceBytesPerSecond = 0;
@@ -268,12 +279,16 @@ struct Calibration {
   /// is empty).
   double transposeBytesPerSecond(double rows, double cols) const;
 
-  /// Seconds of an optimizer step over `parameterBytes`.
-  double optimizerStepSeconds(double parameterBytes) const;
+  /// Seconds of an optimizer step over `parameterBytes`, on a node whose
+  /// ranks hold `nodeParameterBytes` (optimizerCold; 0: this step's alone).
+  double optimizerStepSeconds(double parameterBytes,
+                              double nodeParameterBytes = 0) const;
 
   /// Seconds of a stage's optimizer step over parameter tensors of
-  /// `tensorBytes` (per tensor with version >= 2, else as one).
-  double optimizerStepSeconds(const std::vector<double> &tensorBytes) const;
+  /// `tensorBytes` (per tensor with version >= 2, else as one), on a node
+  /// whose ranks hold `nodeParameterBytes`.
+  double optimizerStepSeconds(const std::vector<double> &tensorBytes,
+                              double nodeParameterBytes = 0) const;
 
   /// Seconds the runtime takes to accumulate the gradients of parameter
   /// tensors of `tensorBytes` after a B or W (0 without an accumulate

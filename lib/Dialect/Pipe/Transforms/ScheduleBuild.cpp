@@ -118,7 +118,11 @@ pipewave::pipe::scheduling::searchSchedules(const pipewave::ModelCosts &costs,
             pipewave::makeCluster(costs.device, candidate.ranks,
                                   options.devicesPerNode, options.memoryBytes);
         sim::SimReport report = sim::simulate(
-            *built.program, costs.costTable(M, recompute), cluster);
+            *built.program,
+            costs.costTable(
+                M, recompute,
+                nodeParameterShare(candidate.ranks, options.devicesPerNode)),
+            cluster);
         if (!report.error.empty())
           continue;
         candidate.stepSeconds = report.stepTime;

@@ -274,12 +274,14 @@ struct SchedSimulatePass
       }
       // A program that replicates its stages (pipe-schedule{replicas=R})
       // splits the batch into R x M microbatches, one rank per device.
-      sim::CostTable table =
-          costs->costTable(static_cast<int64_t>(program.numMicrobatches) *
-                           programReplicas(program));
-      sim::Placement placement =
-          sim::Placement::onePerRank(static_cast<int>(program.ranks.size()));
       int numDevices = static_cast<int>(program.ranks.size());
+      sim::CostTable table = costs->costTable(
+          static_cast<int64_t>(program.numMicrobatches) *
+              programReplicas(program),
+          /*fullRecompute=*/false,
+          nodeParameterShare(numDevices, static_cast<int>(devicesPerNode),
+                             programReplicas(program)));
+      sim::Placement placement = sim::Placement::onePerRank(numDevices);
       if (failed(applyReplicas(fn, program, costs->plannedReplicas, table,
                                placement, numDevices)))
         return signalPassFailure();
