@@ -148,8 +148,10 @@ def main(argv):
     total = 0
     for share, count, op, ins, outs, predicted, best, cpu in rows:
         total += share
-        print("| %d | %s | %s -> %s | %.1f | %.1f | %.1f | %.2f | %.0f |" % (
-            count, op, ins, outs, predicted, best, cpu, predicted / best, share))
+        # A one-op model below the timer's resolution measures 0.
+        ratio = "%.2f" % (predicted / best) if best > 0 else "-"
+        print("| %d | %s | %s -> %s | %.1f | %.1f | %.1f | %s | %.0f |" % (
+            count, op, ins, outs, predicted, best, cpu, ratio, share))
     print("\nsum of count x (fastest - predicted): %.0f µs" % total)
 
 

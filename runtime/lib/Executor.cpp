@@ -366,9 +366,12 @@ void Executor::beginStep() {
   }
   for (size_t o = 0; o < outputTensors.size(); ++o)
     device.fill(compute, outputMemory[o], 0, outputTensors[o].bytes());
+  // Each accumulator's first B/W of the step writes it whole (see
+  // prepareTraining()); the others start from zero.
   for (StageState &st : stages)
-    if (st.flatGrad)
+    if (st.flatGrad && st.zeroGradients)
       device.fill(compute, st.flatGrad, 0, st.flatCount * sizeof(float));
+  std::fill(gradientFresh.begin(), gradientFresh.end(), 1);
 }
 
 void Executor::awaitTransfers() {

@@ -149,12 +149,50 @@ void Executor::prepareTraining() {
                   dtypeSize(loss.dtype), CopyKind::HostToDevice);
     }
   }
+
+  // The accumulators this rank's B and W actions write; a stage holding
+  // one that none writes (a tied parameter whose gradient comes from
+  // elsewhere) zeroes its buffer at every step start.
+  std::vector<char> written(trained.size(), 0);
+  for (int i = 0; i < program.num_actions; ++i) {
+    const pw_action &action = program.actions[i];
+    if (action.kind != PW_ACT_BACKWARD && action.kind != PW_ACT_BACKWARD_WEIGHT)
+      continue;
+    for (const GradTarget &target : stages[action.stage].targets)
+      if (target.parameter >= 0)
+        written[target.parameter] = 1;
+  }
+  size_t mostTargets = 0;
+  for (StageState &st : stages) {
+    mostTargets = std::max(mostTargets, st.targets.size());
+    for (int p : st.parameters)
+      if (!written[p])
+        st.zeroGradients = true;
+  }
+  gradientFresh.assign(trained.size(), 1);
+  targetDirect.assign(mostTargets, 0);
 }
 
 void Executor::accumulate(const StageState &st, const GradTarget &target) {
   const TrainedParameter &parameter = trained[target.parameter];
   device.accumulate(compute, PW_F32, parameter.grad,
                     st.scratch + target.scratch, parameter.count);
+}
+
+void *Executor::parameterResult(const StageState &st, size_t k) {
+  const GradTarget &target = st.targets[k];
+  char &fresh = gradientFresh[target.parameter];
+  targetDirect[k] = fresh;
+  if (!fresh)
+    return st.scratch + target.scratch;
+  fresh = 0;
+  return trained[target.parameter].grad;
+}
+
+void Executor::accumulateParameters(const StageState &st) {
+  for (size_t k = 0; k < st.targets.size(); ++k)
+    if (st.targets[k].parameter >= 0 && !targetDirect[k])
+      accumulate(st, st.targets[k]);
 }
 
 /// B and I: backward(args..., stash..., d_res...).
@@ -192,10 +230,12 @@ void Executor::backward(int index) {
   const ExecPool *gradPool =
       current.output.valid() ? &plan.pools[current.output.pool] : nullptr;
   resultPointers.clear();
-  for (const GradTarget &target : st.targets) {
-    if (split && target.parameter >= 0)
-      continue;
-    if (target.direct)
+  for (size_t k = 0; k < st.targets.size(); ++k) {
+    const GradTarget &target = st.targets[k];
+    if (target.parameter >= 0) {
+      if (!split)
+        resultPointers.push_back(parameterResult(st, k));
+    } else if (target.direct)
       resultPointers.push_back(grads + gradPool->offsets[target.result]);
     else
       resultPointers.push_back(st.scratch + target.scratch);
@@ -218,11 +258,10 @@ void Executor::backward(int index) {
     callStage(stage.backward_input, stage.backward_input_workspace);
   else
     callStage(stage.backward, stage.backward_workspace);
+  if (!split)
+    accumulateParameters(st);
   for (const GradTarget &target : st.targets) {
-    if (target.parameter >= 0) {
-      if (!split)
-        accumulate(st, target);
-    } else if (!target.direct) {
+    if (target.parameter < 0 && !target.direct) {
       const pw_tensor_info &arg = stage.args[target.arg];
       device.accumulate(compute, arg.dtype,
                         grads + gradPool->offsets[target.result],
@@ -251,14 +290,12 @@ void Executor::backwardWeight(int index) {
       argPointers.push_back(slotData(current.wstash) + wstash.offsets[k]);
   }
   resultPointers.clear();
-  for (const GradTarget &target : st.targets)
-    if (target.parameter >= 0)
-      resultPointers.push_back(st.scratch + target.scratch);
+  for (size_t k = 0; k < st.targets.size(); ++k)
+    if (st.targets[k].parameter >= 0)
+      resultPointers.push_back(parameterResult(st, k));
   double begin = trace ? backend.now() : 0;
   callStage(stage.backward_weight, stage.backward_weight_workspace);
-  for (const GradTarget &target : st.targets)
-    if (target.parameter >= 0)
-      accumulate(st, target);
+  accumulateParameters(st);
   record(current.name, "compute", begin);
   used(current.wstash);
 }

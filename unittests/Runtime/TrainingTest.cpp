@@ -193,6 +193,36 @@ TEST(TrainingTest, GradientsAccumulateOverMicrobatchesInActionOrder) {
     expectNear(whole.executor->gradient(2)[f], dw0[f], 1e-6, "dw0");
 }
 
+TEST(TrainingTest, EveryStepStartsItsAccumulatorsAfresh) {
+  // Frozen parameters and the same batch every step: each step's gradients
+  // are the first step's, bit for bit (the step's first B or W writes each
+  // accumulator, the others add to it; nothing of a step stays).
+  TrainConfig config;
+  config.schedule = "local";
+  for (int mb : {1, 4})
+    for (bool split : {false, true}) {
+      config.microbatches = mb;
+      config.split = split;
+      SCOPED_TRACE("mb " + std::to_string(mb) + " split " +
+                   std::to_string(split));
+      LocalRun run(config, frozen());
+      double first = run.step(1);
+      std::vector<std::vector<float>> grads;
+      for (int input = 2; input < 2 + 2 * config.layers; ++input)
+        grads.emplace_back(run.executor->gradient(input),
+                           run.executor->gradient(input) + config.features);
+      for (int k = 2; k <= 3; ++k) {
+        EXPECT_EQ(run.step(k), first) << k;
+        for (int input = 2; input < 2 + 2 * config.layers; ++input)
+          EXPECT_EQ(std::vector<float>(run.executor->gradient(input),
+                                       run.executor->gradient(input) +
+                                           config.features),
+                    grads[input - 2])
+              << "step " << k << " input " << input;
+      }
+    }
+}
+
 TEST(TrainingTest, SplitBackwardIsBitIdenticalToWholeBackward) {
   OptimizerConfig adam;
   adam.kind = OptimizerKind::Adam;

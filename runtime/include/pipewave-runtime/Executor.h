@@ -31,8 +31,12 @@
 //   gradient. Input gradients land in the GRAD slot of the previous stage,
 //   which is sent like activations.
 // * Parameter gradients: one f32 accumulator per trained parameter, all of
-//   a stage's laid out in one flat buffer; zeroed at step start, and each
-//   B/W adds its microbatch's gradient in action-list order (deterministic).
+//   a stage's laid out in one flat buffer. The step's first B/W that
+//   computes a parameter's gradient writes it straight into the
+//   accumulator; each later one adds its microbatch's gradient in
+//   action-list order (deterministic). A stage's buffer is zeroed at step
+//   start only when one of its parameters gets no gradient from this
+//   rank's B/W actions.
 // * allreduce sums a stage's flat gradient buffer over the action's group
 //   (the stage's data-parallel replicas). Each microbatch's gradient is of
 //   its share of a loss written for the global batch, so the plain sum is
@@ -234,6 +238,9 @@ private:
     std::vector<int> parameters;
     float *flatGrad = nullptr;
     size_t flatCount = 0;
+    /// Some parameter of flatGrad gets no gradient from this rank's B/W
+    /// actions: the buffer is zeroed at step start.
+    bool zeroGradients = false;
     EventId gradientsDone = -1;
     int64_t steps = 0;
     /// Where the forward writes the new value of each state argument
@@ -306,6 +313,12 @@ private:
 
   std::vector<StageState> stages;
   std::vector<TrainedParameter> trained;
+  /// Per trained parameter: no B/W of this step has written its gradient
+  /// yet (the next one writes it straight into the accumulator).
+  std::vector<char> gradientFresh;
+  /// Per target of the B/W being run: written straight into the
+  /// accumulator (sized for the most targets of a stage).
+  std::vector<char> targetDirect;
   /// Host copies of gradients for gradient() (device not sharing memory).
   mutable std::vector<HostTensor> gradientCopies;
   /// Host copy of the seed's 1 while it is uploaded.
@@ -332,6 +345,13 @@ private:
   void backward(int index);
   void backwardWeight(int index);
   void accumulate(const StageState &stage, const GradTarget &target);
+  /// Where the B/W computing the gradient of parameter target `k` of `st`
+  /// writes it: the accumulator when it is the step's first (noted in
+  /// targetDirect[k]), else the stage's scratch.
+  void *parameterResult(const StageState &st, size_t k);
+  /// Adds the scratch gradients of `st`'s parameter targets that the B/W
+  /// just run did not write straight into their accumulators.
+  void accumulateParameters(const StageState &st);
   /// Calls `fn` on the compute stream with argPointers, then the workspace
   /// when `workspaceBytes` (the function's *_workspace) is not 0, and
   /// resultPointers.
