@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""table.py REPORT TIMES MODEL SCHEDULE: Markdown rows of predicted against
-measured per-action durations (bench/stage-actions/run.sh). REPORT is the
-sched-simulate report (per-microbatch F, B, I, W of every stage), TIMES
-the output of a model linked with actions_runtime.c."""
+"""table.py REPORT TIMES MODEL SCHEDULE [M]: Markdown rows of predicted
+against measured per-action durations (bench/stage-actions/run.sh). REPORT
+is the sched-simulate report (per-microbatch F, B, I, W of every stage),
+TIMES the output of a model linked with actions_runtime.c, M the step's
+microbatches (default 4): the runtime accumulates M - 1 of a step's M
+parameter gradients (it writes the first in place), so (M - 1) / M of the
+measured accumulation is added to each B and W."""
 
 import re
 import sys
@@ -27,6 +30,8 @@ def predictions(text):
 
 def main(argv):
     report, times, model, schedule = argv[1:5]
+    microbatches = int(argv[5]) if len(argv) > 5 else 4
+    share = (microbatches - 1) / microbatches
     with open(report) as f:
         predicted = predictions(f.read())
     measured = {}
@@ -43,9 +48,12 @@ def main(argv):
             if (stage, kind) not in measured:
                 continue
             best, median, cpu = measured[(stage, kind)]
-            # The runtime accumulates parameter gradients after B and W.
+            # The runtime accumulates parameter gradients after B and W
+            # (M - 1 of M on average).
             if kind in ("B", "W"):
-                best, median, cpu = best + acc[0], median + acc[1], cpu + acc[2]
+                best, median, cpu = (best + share * acc[0],
+                                     median + share * acc[1],
+                                     cpu + share * acc[2])
             p = predicted[stage][kind] * 1e6
             print("| %s | %s | %d | %s | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f |"
                   % (model, schedule, stage, kind, p, best, median, cpu,

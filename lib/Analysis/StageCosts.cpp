@@ -567,7 +567,7 @@ double ModelCosts::totalParameterBytes() const {
 }
 
 void ModelCosts::calibrate(const StageWork &work, double scale,
-                           double sharedParameterBytes,
+                           double sharedParameterBytes, double accumulatedShare,
                            sim::StageCosts &stage) const {
   // Samples the stage functions compute.
   double samples = batch > 0 ? static_cast<double>(batch) /
@@ -588,9 +588,11 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
     input = at(work.backwardInputOps);
     weight = at(work.backwardWeightOps);
   }
-  // The runtime adds every parameter gradient of a B or W to the step's.
-  double accumulate =
-      device.calibration->accumulateSecondsOf(work.parameterTensorBytes);
+  // The runtime adds every parameter gradient of a B or W to the step's,
+  // but for the step's first, which it writes in place: M - 1 of M.
+  double accumulate = device.calibration->accumulateSecondsOf(
+                          work.parameterTensorBytes, footprint) *
+                      accumulatedShare;
   stage.forward = forward + action;
   // Before the updates the runtime scans the stage's gradient buffer.
   stage.checkSeconds =
@@ -618,6 +620,13 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches, bool fullRecompute,
   table.stepAgreement = true;
   double sharedParameterBytes =
       std::max(nodeParameterShare, 0.0) * totalParameterBytes();
+  // The runtime writes each parameter's first gradient of a step in place
+  // and accumulates the other M - 1 (all of them when M is not known).
+  double accumulatedShare = microbatches > 1
+                                ? static_cast<double>(microbatches - 1) /
+                                      static_cast<double>(microbatches)
+                            : microbatches == 1 ? 0.0
+                                                : 1.0;
   for (const StageWork &work : stages) {
     sim::StageCosts stage;
     stage.forward = work.forwardSeconds * scale;
@@ -629,7 +638,7 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches, bool fullRecompute,
     stage.parameterBytes = work.parameterBytes;
     stage.stashBytes = work.stashBytes * scale;
     if (device.calibration)
-      calibrate(work, scale, sharedParameterBytes, stage);
+      calibrate(work, scale, sharedParameterBytes, accumulatedShare, stage);
     if (fullRecompute) {
       stage.stashBytes = work.inputBytes * scale;
       stage.backward += stage.forward;

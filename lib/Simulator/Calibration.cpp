@@ -212,13 +212,27 @@ double Calibration::messageSeconds(double bytes, double bytesPerSecond) const {
   return lo.seconds + t * (hi.seconds - lo.seconds);
 }
 
-double
-Calibration::accumulateSecondsOf(const std::vector<double> &tensorBytes) const {
+double Calibration::accumulateSecondsOf(const std::vector<double> &tensorBytes,
+                                        double footprintBytes) const {
   if (accumulate.empty())
     return 0;
+  // How cold the accumulators are at this footprint, 0 to 1: the cold
+  // operand rate of the largest footprint measured over this one's.
+  double coldness = 1;
+  if (footprintBytes >= 0 && !accumulateWarm.empty() && !coldOperand.empty()) {
+    double here = bandwidthAt(coldOperand, footprintBytes);
+    double coldest = bandwidthAt(coldOperand, coldOperand.back().bytes);
+    coldness = here > 0 ? std::clamp(coldest / here, 0.0, 1.0) : 1;
+  }
   double seconds = 0;
-  for (double bytes : tensorBytes)
-    seconds += accumulateSeconds + over(bytes, bandwidthAt(accumulate, bytes));
+  for (double bytes : tensorBytes) {
+    double evicted = over(bytes, bandwidthAt(accumulate, bytes));
+    double warm = accumulateWarm.empty()
+                      ? evicted
+                      : over(bytes, bandwidthAt(accumulateWarm, bytes));
+    seconds +=
+        accumulateSeconds + warm + coldness * std::max(evicted - warm, 0.0);
+  }
   return seconds;
 }
 

@@ -96,6 +96,7 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
       !readOptionalTable(object, "outerReduction", out.outerReduction, error) ||
       !readOptionalTable(object, "copy", out.copy, error) ||
       !readOptionalTable(object, "accumulate", out.accumulate, error) ||
+      !readOptionalTable(object, "accumulateWarm", out.accumulateWarm, error) ||
       !readOptionalTable(object, "coldOperand", out.coldOperand, error) ||
       !readOptionalTable(object, "optimizerCold", out.optimizerCold, error) ||
       !readOptionalTable(object, "nonfiniteCheck", out.nonfiniteCheck, error))
@@ -154,6 +155,8 @@ std::string optionalCalibrationJson(const Calibration &c) {
         "    \"accumulateSeconds\": " + jsonNumber(c.accumulateSeconds) + ",\n";
     out += table("accumulate", c.accumulate);
   }
+  if (!c.accumulateWarm.empty())
+    out += table("accumulateWarm", c.accumulateWarm);
   if (!c.coldOperand.empty())
     out += table("coldOperand", c.coldOperand);
   if (!c.optimizerCold.empty())

@@ -16,21 +16,24 @@
 // Stage 0, x . w0 ([1, 4, 8] x [1, 8, 8]): F = 256 FLOPs (0.256 us) + 1 us
 //   + 10 us = 11.256 us. Its input is data: the backward is the weight
 //   gradient x^T . dY alone, the 8 x 2 x 8 matmul (256 FLOPs: 1.256 us);
-//   the accumulation of w0 (256 B): 1 us + 2.56 us. B = W = 1.256 + 10 +
-//   3.56 = 14.816 us; I = 10 us (the action).
+//   the accumulation of w0 (256 B): 1 us + 2.56 us, made for one of the 2
+//   microbatches (the runtime writes a step's first gradient in place):
+//   1.78 us on average. B = W = 1.256 + 10 + 1.78 = 13.036 us; I = 10 us
+//   (the action).
 // Stage 1, h . w1 ([1, 4, 8] x [1, 8, 4]) and two reductions: F = 1.128 +
 //   1.02 (outer, 40 B at 2 GB/s) + 1.01 (innermost, 10 B at 1 GB/s) + 10 =
 //   13.158 us. Its input is the activation:
 //   I: dh = dY . w1^T: the 2 x 4 x 8 matmul (128 FLOPs: 1.128 us); each
 //      reduction's gradient once (1.02 + 1.01 us): I = 3.158 + 10 =
 //      13.158 us;
-//   W: dw1 = h^T . dY: the 8 x 2 x 4 matmul (1.128 us); the accumulation
-//      of w1 (128 B: 1 us + 1.28 us): W = 1.128 + 10 + 2.28 = 13.408 us;
-//   B = 3.158 + 1.128 + 10 + 2.28 = 16.566 us.
+//   W: dw1 = h^T . dY: the 8 x 2 x 4 matmul (1.128 us); half the
+//      accumulation of w1 (128 B: 1 us + 1.28 us): W = 1.128 + 10 + 1.14 =
+//      12.268 us;
+//   B = 3.158 + 1.128 + 10 + 1.14 = 15.426 us.
 // CHECK:      backward: derived from the forward ops as pipe-autodiff would generate it (no pipe.bwd functions)
 // CHECK:      stage function             F            B            I            W
-// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.4816e-05   1e-05        1.4816e-05
-// CHECK-NEXT: 1     main_stage1          1.3158e-05   1.6566e-05   1.3158e-05   1.3408e-05
+// CHECK-NEXT: 0     main_stage0          1.1256e-05   1.3036e-05   1e-05        1.3036e-05
+// CHECK-NEXT: 1     main_stage1          1.3158e-05   1.5426e-05   1.3158e-05   1.2268e-05
 
 // The generated functions: stage 0's B and W and stage 1's W are the same
 // (its I differs: pipe.bwd_input also returns what pipe.bwd_weight reads).

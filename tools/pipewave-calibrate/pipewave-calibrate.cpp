@@ -28,7 +28,8 @@
 //                              512 and 1024
 //   elementwiseFlopsPerSecond  the fastest tosa.add (1 flop an element)
 //   transcendentalFlops...     one tosa.exp (8 flops an element)
-//   accumulate*, copy,         the runtime's gradient accumulation, a
+//   accumulate*, copy,         the runtime's gradient accumulation (caches
+//                              evicted, and in cache), a
 //   nonfiniteCheck             memcpy and the scan for non-finite values,
 //                              timed in this process
 //   optimizer*                 Adam steps of 8x8 to 1024x1024 parameters
@@ -324,12 +325,19 @@ int main(int argc, char **argv) {
     double acc = accumulateSeconds(count, loopReps);
     c.accumulate.push_back(
         {bytes, bytes / positive(acc - c.accumulateSeconds)});
+    double warm = accumulateSeconds(count, loopReps, /*evict=*/false);
+    c.accumulateWarm.push_back(
+        {bytes, bytes / positive(warm - c.accumulateSeconds)});
     c.copy.push_back({bytes, bytes / positive(copySeconds(count, loopReps))});
     c.nonfiniteCheck.push_back(
         {bytes, bytes / positive(nonfiniteCheckSeconds(count, loopReps))});
     report(("accumulate " + std::to_string(side) + "x" + std::to_string(side))
                .c_str(),
            c.accumulate.back().bytesPerSecond * 1e-9, "GB/s");
+    report(("accumulate in cache " + std::to_string(side) + "x" +
+            std::to_string(side))
+               .c_str(),
+           c.accumulateWarm.back().bytesPerSecond * 1e-9, "GB/s");
     report(
         ("copy " + std::to_string(side) + "x" + std::to_string(side)).c_str(),
         c.copy.back().bytesPerSecond * 1e-9, "GB/s");

@@ -481,6 +481,39 @@ TEST(CalibrationTest, AdamOutOfCacheIsHandComputed) {
   EXPECT_EQ(toJson(*again), toJson(*device));
 }
 
+TEST(CalibrationTest, AccumulationWarmsWithTheFootprint) {
+  // Accumulation: 1 us + 1 GB/s with caches evicted, 10 GB/s in cache; cold
+  // parameters at 40 GB/s at a 2 MiB footprint and 5 GB/s at 8 MiB.
+  std::string text = kCalibrated, error;
+  text.replace(text.find("\"cores\": 2,"), 11,
+               "\"cores\": 2,\n    \"accumulateSeconds\": 1e-6,\n"
+               "    \"accumulate\": [{ \"bytes\": 1e6, \"bytesPerSecond\": "
+               "1e9 }],\n    \"accumulateWarm\": [{ \"bytes\": 1e6, "
+               "\"bytesPerSecond\": 1e10 }],\n    \"coldOperand\": ["
+               "{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
+               "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],");
+  std::optional<DeviceSpec> device = parseDeviceJson(text, &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  const std::vector<double> one{1e6};
+  // At the largest footprint measured (or beyond, or not known): evicted.
+  EXPECT_NEAR(c.accumulateSecondsOf(one, 8388608), 1e-6 + 1e-3, 1e-15);
+  EXPECT_NEAR(c.accumulateSecondsOf(one, 1e9), 1e-6 + 1e-3, 1e-15);
+  EXPECT_NEAR(c.accumulateSecondsOf(one), 1e-6 + 1e-3, 1e-15);
+  // At 2 MiB the cold parameters cost 5/40 of the coldest: the warm 0.1 ms
+  // plus 1/8 of the 0.9 ms to the evicted time.
+  EXPECT_NEAR(c.accumulateSecondsOf(one, 2097152), 1e-6 + 1e-4 + 0.9e-3 / 8,
+              1e-15);
+  // Per tensor, each with the fixed cost.
+  EXPECT_NEAR(c.accumulateSecondsOf({1e6, 1e6}, 8388608), 2 * (1e-6 + 1e-3),
+              1e-15);
+  // It writes back.
+  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(again->calibration->accumulateWarm.size(), 1u);
+  EXPECT_EQ(toJson(*again), toJson(*device));
+}
+
 TEST(CalibrationTest, CachedDevicesResolveByName) {
   std::string dir = ::testing::TempDir() + "calibration-cache";
   ASSERT_EQ(setenv("PIPEWAVE_CACHE_DIR", dir.c_str(), 1), 0);

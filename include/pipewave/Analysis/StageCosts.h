@@ -156,8 +156,10 @@ private:
   /// Sets `stage`'s F, B, I and W from the ops of `work` at `scale` on the
   /// calibrated device, its parameters competing for the cache with
   /// `sharedParameterBytes` on the node.
+  /// `accumulatedShare` of its B and W accumulate their gradients.
   void calibrate(const StageWork &work, double scale,
-                 double sharedParameterBytes, sim::StageCosts &stage) const;
+                 double sharedParameterBytes, double accumulatedShare,
+                 sim::StageCosts &stage) const;
 };
 
 /// Costs every stage of `entry` on `device`; emits an error naming

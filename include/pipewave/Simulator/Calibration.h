@@ -65,7 +65,15 @@
 // Every F, B, I or W action adds actionSeconds (the stage function's
 // call and the runtime's work around it); a B or W action also adds, per
 // trained parameter tensor of the stage, the runtime's accumulation of its
-// gradient: accumulateSeconds + bytes / accumulate(bytes). An optimizer
+// gradient: accumulateSeconds + bytes / accumulate(bytes) (caches evicted
+// first). With an accumulateWarm table (the same sums on buffers in cache)
+// and a coldOperand table, the rate depends on the footprint as a matmul's
+// parameter reads do: bytes / accumulateWarm(bytes) plus the share
+// coldOperand(largest footprint) / coldOperand(footprint) of the difference
+// to the evicted time, so a small stage accumulates at the warm rate and a
+// large one at the evicted. The runtime writes the step's first gradient of
+// each parameter straight into its accumulator, so a step of M
+// microbatches makes M - 1 accumulations of each. An optimizer
 // step costs optimizerSeconds + parameter bytes / optimizer(parameter
 // bytes); with version >= 2 that is summed over the stage's parameter
 // tensors (the runtime updates one tensor at a time).
@@ -212,6 +220,8 @@ struct Calibration {
   /// Fixed cost of an element-wise op; negative: opSeconds.
   double fusedOpSeconds = -1;
   std::vector<BandwidthPoint> outerReduction, copy, accumulate;
+  /// Accumulation on buffers in cache (empty: not measured).
+  std::vector<BandwidthPoint> accumulateWarm;
   std::vector<TransposePoint> transpose;
   double accumulateSeconds = 0;
   /// Fixed cost of one costed op, and of one F/B/I/W action.
@@ -291,9 +301,11 @@ struct Calibration {
                               double nodeParameterBytes = 0) const;
 
   /// Seconds the runtime takes to accumulate the gradients of parameter
-  /// tensors of `tensorBytes` after a B or W (0 without an accumulate
-  /// table).
-  double accumulateSecondsOf(const std::vector<double> &tensorBytes) const;
+  /// tensors of `tensorBytes` after a B or W, for a stage whose training
+  /// footprint is `footprintBytes` (negative: not known, the evicted rate);
+  /// 0 without an accumulate table.
+  double accumulateSecondsOf(const std::vector<double> &tensorBytes,
+                             double footprintBytes = -1) const;
 };
 
 } // namespace pipewave::sim
