@@ -447,17 +447,34 @@ TEST(CalibrationTest, TransposedOperandsAndColdParametersAreHandComputed) {
   EXPECT_EQ(toJson(*again), toJson(*device));
 }
 
+/// kCalibrated with `terms` (JSON members, each with its trailing comma)
+/// added to its calibration.
+std::string calibratedWith(const std::string &terms) {
+  std::string text = kCalibrated;
+  text.replace(text.find("\"cores\": 2,"), 11, "\"cores\": 2,\n    " + terms);
+  return text;
+}
+
+/// `device` written as JSON reads back as the same device.
+void expectRoundTrip(const DeviceSpec &device) {
+  std::string error;
+  std::optional<DeviceSpec> again = parseDeviceJson(toJson(device), &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(toJson(*again), toJson(device));
+}
+
 TEST(CalibrationTest, AdamOutOfCacheIsHandComputed) {
   // kCalibrated's Adam: 10 us + 1 GB/s (one point); an optimizerCold table
   // of 4 GB/s at 1 MB and 0.5 GB/s at 16 MB of a node's parameters.
-  std::string text = kCalibrated, error;
-  text.replace(text.find("\"cores\": 2,"), 11,
-               "\"cores\": 2,\n    \"optimizerCold\": ["
-               "{ \"bytes\": 1e6, \"bytesPerSecond\": 4e9 }, "
-               "{ \"bytes\": 1.6e7, \"bytesPerSecond\": 5e8 }],");
-  std::optional<DeviceSpec> device = parseDeviceJson(text, &error);
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(
+      calibratedWith("\"optimizerCold\": ["
+                     "{ \"bytes\": 1e6, \"bytesPerSecond\": 4e9 }, "
+                     "{ \"bytes\": 1.6e7, \"bytesPerSecond\": 5e8 }],"),
+      &error);
   ASSERT_TRUE(device) << error;
   const Calibration &c = *device->calibration;
+  EXPECT_EQ(c.optimizerCold.size(), 2u);
   // Alone (the node holds only these 1e6 B): the cold rate, 4 GB/s, is
   // faster than the per-tensor 1 GB/s, which holds.
   EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(1e6), 1e-5 + 1e-3);
@@ -474,25 +491,22 @@ TEST(CalibrationTest, AdamOutOfCacheIsHandComputed) {
   // Without the table a node's size changes nothing.
   EXPECT_DOUBLE_EQ(calibrated().calibration->optimizerStepSeconds(1e6, 1.6e7),
                    1e-5 + 1e-3);
-  // It writes back.
-  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
-  ASSERT_TRUE(again) << error;
-  EXPECT_EQ(again->calibration->optimizerCold.size(), 2u);
-  EXPECT_EQ(toJson(*again), toJson(*device));
+  expectRoundTrip(*device);
 }
 
 TEST(CalibrationTest, AccumulationWarmsWithTheFootprint) {
   // Accumulation: 1 us + 1 GB/s with caches evicted, 10 GB/s in cache; cold
   // parameters at 40 GB/s at a 2 MiB footprint and 5 GB/s at 8 MiB.
-  std::string text = kCalibrated, error;
-  text.replace(text.find("\"cores\": 2,"), 11,
-               "\"cores\": 2,\n    \"accumulateSeconds\": 1e-6,\n"
-               "    \"accumulate\": [{ \"bytes\": 1e6, \"bytesPerSecond\": "
-               "1e9 }],\n    \"accumulateWarm\": [{ \"bytes\": 1e6, "
-               "\"bytesPerSecond\": 1e10 }],\n    \"coldOperand\": ["
-               "{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
-               "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],");
-  std::optional<DeviceSpec> device = parseDeviceJson(text, &error);
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(
+      calibratedWith(
+          "\"accumulateSeconds\": 1e-6,\n"
+          "    \"accumulate\": [{ \"bytes\": 1e6, \"bytesPerSecond\": 1e9 }],"
+          "\n    \"accumulateWarm\": [{ \"bytes\": 1e6, "
+          "\"bytesPerSecond\": 1e10 }],\n    \"coldOperand\": ["
+          "{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
+          "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],"),
+      &error);
   ASSERT_TRUE(device) << error;
   const Calibration &c = *device->calibration;
   const std::vector<double> one{1e6};
@@ -507,11 +521,8 @@ TEST(CalibrationTest, AccumulationWarmsWithTheFootprint) {
   // Per tensor, each with the fixed cost.
   EXPECT_NEAR(c.accumulateSecondsOf({1e6, 1e6}, 8388608), 2 * (1e-6 + 1e-3),
               1e-15);
-  // It writes back.
-  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
-  ASSERT_TRUE(again) << error;
-  EXPECT_EQ(again->calibration->accumulateWarm.size(), 1u);
-  EXPECT_EQ(toJson(*again), toJson(*device));
+  EXPECT_EQ(c.accumulateWarm.size(), 1u);
+  expectRoundTrip(*device);
 }
 
 TEST(CalibrationTest, CachedDevicesResolveByName) {
