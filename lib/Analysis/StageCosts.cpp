@@ -357,9 +357,14 @@ static double calibratedSeconds(const std::vector<sim::OpWork> &ops,
                                 const sim::DeviceSpec &device,
                                 double footprintBytes) {
   double seconds = 0;
-  for (const sim::OpWork &op : ops)
-    seconds += device.opSeconds(scaleOp(op, samples, scale)) +
-               device.calibration->coldSecondsOf(op.coldBytes, footprintBytes);
+  for (const sim::OpWork &op : ops) {
+    sim::OpWork scaled = scaleOp(op, samples, scale);
+    seconds +=
+        (scaled.kind == sim::OpClass::Copy
+             ? device.calibration->copySecondsOf(scaled.bytes, footprintBytes)
+             : device.opSeconds(scaled)) +
+        device.calibration->coldSecondsOf(op.coldBytes, footprintBytes);
+  }
   return seconds;
 }
 

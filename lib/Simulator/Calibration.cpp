@@ -169,6 +169,25 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
                               over(op.bytes, memoryBytesPerSecond));
 }
 
+double Calibration::coldnessAt(double footprintBytes) const {
+  if (footprintBytes < 0 || coldOperand.empty())
+    return 1;
+  double here = bandwidthAt(coldOperand, footprintBytes);
+  double coldest = bandwidthAt(coldOperand, coldOperand.back().bytes);
+  return here > 0 ? std::clamp(coldest / here, 0.0, 1.0) : 1;
+}
+
+double Calibration::copySecondsOf(double bytes, double footprintBytes) const {
+  if (copy.empty())
+    return 0;
+  double evicted = over(bytes, bandwidthAt(copy, bytes));
+  if (copyWarm.empty())
+    return opSeconds + evicted;
+  double warm = over(bytes, bandwidthAt(copyWarm, bytes));
+  return opSeconds + warm +
+         coldnessAt(footprintBytes) * std::max(evicted - warm, 0.0);
+}
+
 double Calibration::optimizerStepSeconds(double parameterBytes,
                                          double nodeParameterBytes) const {
   double rate = bandwidthAt(optimizer, parameterBytes);
@@ -216,14 +235,7 @@ double Calibration::accumulateSecondsOf(const std::vector<double> &tensorBytes,
                                         double footprintBytes) const {
   if (accumulate.empty())
     return 0;
-  // How cold the accumulators are at this footprint, 0 to 1: the cold
-  // operand rate of the largest footprint measured over this one's.
-  double coldness = 1;
-  if (footprintBytes >= 0 && !accumulateWarm.empty() && !coldOperand.empty()) {
-    double here = bandwidthAt(coldOperand, footprintBytes);
-    double coldest = bandwidthAt(coldOperand, coldOperand.back().bytes);
-    coldness = here > 0 ? std::clamp(coldest / here, 0.0, 1.0) : 1;
-  }
+  double coldness = accumulateWarm.empty() ? 1 : coldnessAt(footprintBytes);
   double seconds = 0;
   for (double bytes : tensorBytes) {
     double evicted = over(bytes, bandwidthAt(accumulate, bytes));

@@ -97,6 +97,7 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
       !readOptionalTable(object, "copy", out.copy, error) ||
       !readOptionalTable(object, "accumulate", out.accumulate, error) ||
       !readOptionalTable(object, "accumulateWarm", out.accumulateWarm, error) ||
+      !readOptionalTable(object, "copyWarm", out.copyWarm, error) ||
       !readOptionalTable(object, "coldOperand", out.coldOperand, error) ||
       !readOptionalTable(object, "optimizerCold", out.optimizerCold, error) ||
       !readOptionalTable(object, "nonfiniteCheck", out.nonfiniteCheck, error))
@@ -157,6 +158,8 @@ std::string optionalCalibrationJson(const Calibration &c) {
   }
   if (!c.accumulateWarm.empty())
     out += table("accumulateWarm", c.accumulateWarm);
+  if (!c.copyWarm.empty())
+    out += table("copyWarm", c.copyWarm);
   if (!c.coldOperand.empty())
     out += table("coldOperand", c.coldOperand);
   if (!c.optimizerCold.empty())

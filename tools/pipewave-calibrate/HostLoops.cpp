@@ -68,9 +68,9 @@ double nonfiniteCheckSeconds(size_t count, int reps) {
   return finite ? seconds : 0;
 }
 
-double copySeconds(size_t count, int reps) {
+double copySeconds(size_t count, int reps, bool evict) {
   std::vector<float> dst(count, 1.0f), src(count, 0.5f);
-  return medianSeconds(reps, /*evictCaches=*/true, [&] {
+  return medianSeconds(reps, evict, [&] {
     std::memcpy(dst.data(), src.data(), count * sizeof(float));
     // Keep the copy from being elided.
     src[count / 2] += dst[count / 3];

@@ -27,8 +27,9 @@ namespace pipewave::calibrate {
 /// gradients stay in the caches).
 double accumulateSeconds(size_t count, int reps, bool evict = true);
 
-/// Median seconds of a contiguous copy of `count` floats.
-double copySeconds(size_t count, int reps);
+/// Median seconds of a contiguous copy of `count` floats (on evicted caches
+/// with `evict`).
+double copySeconds(size_t count, int reps, bool evict = true);
 
 /// The runtime's scan of `count` floats for non-finite values (caches
 /// evicted before each).

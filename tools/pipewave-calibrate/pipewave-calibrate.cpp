@@ -28,7 +28,7 @@
 //                              512 and 1024
 //   elementwiseFlopsPerSecond  the fastest tosa.add (1 flop an element)
 //   transcendentalFlops...     one tosa.exp (8 flops an element)
-//   accumulate*, copy,         the runtime's gradient accumulation (caches
+//   accumulate*, copy*,        the runtime's gradient accumulation (caches
 //                              evicted, and in cache), a
 //   nonfiniteCheck             memcpy and the scan for non-finite values,
 //                              timed in this process
@@ -329,6 +329,9 @@ int main(int argc, char **argv) {
     c.accumulateWarm.push_back(
         {bytes, bytes / positive(warm - c.accumulateSeconds)});
     c.copy.push_back({bytes, bytes / positive(copySeconds(count, loopReps))});
+    c.copyWarm.push_back(
+        {bytes,
+         bytes / positive(copySeconds(count, loopReps, /*evict=*/false))});
     c.nonfiniteCheck.push_back(
         {bytes, bytes / positive(nonfiniteCheckSeconds(count, loopReps))});
     report(("accumulate " + std::to_string(side) + "x" + std::to_string(side))
@@ -341,6 +344,10 @@ int main(int argc, char **argv) {
     report(
         ("copy " + std::to_string(side) + "x" + std::to_string(side)).c_str(),
         c.copy.back().bytesPerSecond * 1e-9, "GB/s");
+    report(
+        ("copy in cache " + std::to_string(side) + "x" + std::to_string(side))
+            .c_str(),
+        c.copyWarm.back().bytesPerSecond * 1e-9, "GB/s");
     report(("non-finite check " + std::to_string(side) + "x" +
             std::to_string(side))
                .c_str(),

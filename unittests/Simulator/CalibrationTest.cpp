@@ -525,6 +525,39 @@ TEST(CalibrationTest, AccumulationWarmsWithTheFootprint) {
   expectRoundTrip(*device);
 }
 
+TEST(CalibrationTest, CopiesWarmWithTheFootprint) {
+  // kCalibrated's 1 us per op; copies at 1 GB/s evicted, 10 GB/s in cache;
+  // cold parameters at 40 GB/s at 2 MiB and 5 GB/s at 8 MiB.
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(
+      calibratedWith(
+          "\"copy\": [{ \"bytes\": 1e6, \"bytesPerSecond\": 1e9 }],\n"
+          "    \"copyWarm\": [{ \"bytes\": 1e6, \"bytesPerSecond\": 1e10 }],"
+          "\n    \"coldOperand\": ["
+          "{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
+          "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],"),
+      &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  EXPECT_DOUBLE_EQ(c.coldnessAt(8388608), 1);
+  EXPECT_NEAR(c.coldnessAt(2097152), 0.125, 1e-12);
+  EXPECT_DOUBLE_EQ(c.coldnessAt(-1), 1);
+  // A stage of 2 MiB copies 1 MB in the warm 0.1 ms plus 1/8 of the 0.9 ms
+  // to the evicted time; one of 8 MiB in the evicted 1 ms; both plus 1 us.
+  EXPECT_NEAR(c.copySecondsOf(1e6, 2097152), 1e-6 + 1e-4 + 0.9e-3 / 8, 1e-15);
+  EXPECT_NEAR(c.copySecondsOf(1e6, 8388608), 1e-6 + 1e-3, 1e-15);
+  // Without copyWarm the evicted rate holds, as the op's own price says.
+  std::optional<DeviceSpec> plain = parseDeviceJson(
+      calibratedWith(
+          "\"copy\": [{ \"bytes\": 1e6, \"bytesPerSecond\": 1e9 }],"),
+      &error);
+  ASSERT_TRUE(plain) << error;
+  OpWork copy = op(OpClass::Copy, 0, 1e6);
+  EXPECT_NEAR(plain->calibration->copySecondsOf(1e6, 2097152),
+              plain->opSeconds(copy), 1e-15);
+  expectRoundTrip(*device);
+}
+
 TEST(CalibrationTest, CachedDevicesResolveByName) {
   std::string dir = ::testing::TempDir() + "calibration-cache";
   ASSERT_EQ(setenv("PIPEWAVE_CACHE_DIR", dir.c_str(), 1), 0);

@@ -71,7 +71,9 @@
 // parameter reads do: bytes / accumulateWarm(bytes) plus the share
 // coldOperand(largest footprint) / coldOperand(footprint) of the difference
 // to the evicted time, so a small stage accumulates at the warm rate and a
-// large one at the evicted. The runtime writes the step's first gradient of
+// large one at the evicted. A Copy (a result that is an argument, such as
+// the parameters a zero-bubble I passes on to W) is priced the same way
+// with copyWarm and copy. The runtime writes the step's first gradient of
 // each parameter straight into its accumulator, so a step of M
 // microbatches makes M - 1 accumulations of each. An optimizer
 // step costs optimizerSeconds + parameter bytes / optimizer(parameter
@@ -220,8 +222,8 @@ struct Calibration {
   /// Fixed cost of an element-wise op; negative: opSeconds.
   double fusedOpSeconds = -1;
   std::vector<BandwidthPoint> outerReduction, copy, accumulate;
-  /// Accumulation on buffers in cache (empty: not measured).
-  std::vector<BandwidthPoint> accumulateWarm;
+  /// Accumulation and copies on buffers in cache (empty: not measured).
+  std::vector<BandwidthPoint> accumulateWarm, copyWarm;
   std::vector<TransposePoint> transpose;
   double accumulateSeconds = 0;
   /// Fixed cost of one costed op, and of one F/B/I/W action.
@@ -299,6 +301,18 @@ struct Calibration {
   /// whose ranks hold `nodeParameterBytes`.
   double optimizerStepSeconds(const std::vector<double> &tensorBytes,
                               double nodeParameterBytes = 0) const;
+
+  /// How cold a stage's buffers are at a training footprint of
+  /// `footprintBytes`, 0 (in cache) to 1 (evicted): coldOperand at the
+  /// largest footprint measured over coldOperand at this one; 1 when the
+  /// footprint (negative) or the table is not known.
+  double coldnessAt(double footprintBytes) const;
+
+  /// Seconds of a Copy of `bytes` (a function result that is one of its
+  /// arguments) in a stage of training footprint `footprintBytes`: the
+  /// copyWarm time plus coldnessAt() of the difference to the evicted
+  /// `copy` time, or the evicted time without a copyWarm table.
+  double copySecondsOf(double bytes, double footprintBytes) const;
 
   /// Seconds the runtime takes to accumulate the gradients of parameter
   /// tensors of `tensorBytes` after a B or W, for a stage whose training
