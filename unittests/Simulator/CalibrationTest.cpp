@@ -455,6 +455,11 @@ std::string calibratedWith(const std::string &terms) {
   return text;
 }
 
+/// A coldOperand table of 40 GB/s at a 2 MiB footprint and 5 GB/s at 8 MiB.
+const char *const kColdTwoToEight =
+    "\"coldOperand\": [{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
+    "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],";
+
 /// `device` written as JSON reads back as the same device.
 void expectRoundTrip(const DeviceSpec &device) {
   std::string error;
@@ -503,9 +508,8 @@ TEST(CalibrationTest, AccumulationWarmsWithTheFootprint) {
           "\"accumulateSeconds\": 1e-6,\n"
           "    \"accumulate\": [{ \"bytes\": 1e6, \"bytesPerSecond\": 1e9 }],"
           "\n    \"accumulateWarm\": [{ \"bytes\": 1e6, "
-          "\"bytesPerSecond\": 1e10 }],\n    \"coldOperand\": ["
-          "{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
-          "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],"),
+          "\"bytesPerSecond\": 1e10 }],\n    " +
+          std::string(kColdTwoToEight)),
       &error);
   ASSERT_TRUE(device) << error;
   const Calibration &c = *device->calibration;
@@ -533,9 +537,8 @@ TEST(CalibrationTest, CopiesWarmWithTheFootprint) {
       calibratedWith(
           "\"copy\": [{ \"bytes\": 1e6, \"bytesPerSecond\": 1e9 }],\n"
           "    \"copyWarm\": [{ \"bytes\": 1e6, \"bytesPerSecond\": 1e10 }],"
-          "\n    \"coldOperand\": ["
-          "{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
-          "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],"),
+          "\n    " +
+          std::string(kColdTwoToEight)),
       &error);
   ASSERT_TRUE(device) << error;
   const Calibration &c = *device->calibration;
