@@ -5,16 +5,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Analysis/StageCosts.h"
+#include "StageOps.h"
+
 #include "pipewave/Analysis/CostModel.h"
-#include "pipewave/Conversion/MatmulChoice.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
 #include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/SymbolTable.h"
-
-#include <functional>
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +20,7 @@
 
 using namespace mlir;
 using namespace pipewave;
+using namespace pipewave::stage_ops;
 
 /// Bytes of traffic per parameter byte of an Adam step (as in the DAPPLE
 /// planner's PlannerOptions::optimizerTrafficFactor).
@@ -64,263 +63,6 @@ double pipewave::functionSeconds(func::FuncOp fn, const sim::DeviceSpec &device,
     seconds += device.opSeconds(cost->work());
   });
   return seconds;
-}
-
-/// True if `value` is an argument of `fn`, or a view (a free op of one
-/// operand, e.g. a reshape) of one: returning it copies it.
-static bool isArgumentView(Value value) {
-  for (int depth = 0; depth < 16; ++depth) {
-    if (isa<BlockArgument>(value))
-      return true;
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getNumOperands() == 0)
-      return false;
-    FailureOr<OpCost> cost = getOpCost(def);
-    if (failed(cost) || cost->kind != sim::OpClass::Free)
-      return false;
-    value = def->getOperand(0);
-  }
-  return false;
-}
-
-/// True if `op` is a tosa.transpose swapping the two innermost axes.
-static bool swapsInnermostAxes(Operation *op) {
-  auto transpose = dyn_cast_or_null<tosa::TransposeOp>(op);
-  return transpose && swapsLastTwoAxes(transpose.getPerms());
-}
-
-/// True if the CPU lowering folds `op` into the matmul that reads it: a
-/// transpose of the two innermost axes whose one use is a tosa.matmul
-/// operand (the matmul reads its source transposed; MatmulUtils.h).
-static bool isFoldedTranspose(Operation *op) {
-  if (!swapsInnermostAxes(op) || !op->getResult(0).hasOneUse())
-    return false;
-  return isa<tosa::MatMulOp>(*op->getResult(0).getUsers().begin());
-}
-
-/// Which arguments of a function hold parameters, by argument number.
-using ParamArgs = llvm::SmallVector<bool>;
-
-/// The arguments of `fn` marked pipe.param.
-static ParamArgs markedParams(func::FuncOp fn) {
-  ParamArgs params(fn.getNumArguments());
-  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
-    params[i] = pipe::isParam(fn, i);
-  return params;
-}
-
-/// The argument of `fn` that `value` is, or is a view or a transposed copy
-/// of, if `params` says it holds a parameter; null otherwise.
-static BlockArgument parameterRoot(func::FuncOp fn, const ParamArgs &params,
-                                   Value value) {
-  for (int depth = 0; depth < 16; ++depth) {
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (arg.getOwner() == &fn.getBody().front() &&
-          arg.getArgNumber() < params.size() && params[arg.getArgNumber()])
-        return arg;
-      return nullptr;
-    }
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getNumOperands() == 0)
-      return nullptr;
-    FailureOr<OpCost> cost = getOpCost(def);
-    bool view = succeeded(cost) && cost->kind == sim::OpClass::Free;
-    if (!view && !swapsInnermostAxes(def))
-      return nullptr;
-    value = def->getOperand(0);
-  }
-  return nullptr;
-}
-
-/// The arguments of a weight-gradient function that hold parameters: the
-/// weight stash is what the input-gradient function returns after its
-/// input gradients (pipe-autodiff's split), and an entry that is one of
-/// its parameter arguments (or a view of one) is that parameter.
-static ParamArgs weightStashParams(func::FuncOp bwdWeight,
-                                   func::FuncOp bwdInput) {
-  ParamArgs params = markedParams(bwdWeight);
-  auto ret =
-      dyn_cast<func::ReturnOp>(bwdInput.getBody().back().getTerminator());
-  if (!ret || ret.getNumOperands() < bwdWeight.getNumArguments())
-    return params;
-  unsigned first = ret.getNumOperands() - bwdWeight.getNumArguments();
-  ParamArgs inputParams = markedParams(bwdInput);
-  for (unsigned j = 0, e = bwdWeight.getNumArguments(); j < e; ++j)
-    if (parameterRoot(bwdInput, inputParams, ret.getOperand(first + j)))
-      params[j] = true;
-  return params;
-}
-
-/// The work of `op` in `fn` as a calibrated device prices it: a folded
-/// transpose marked so, a matmul with its transposed operands and the
-/// bytes of its parameter operands.
-static sim::OpWork calibratedWork(func::FuncOp fn, const ParamArgs &params,
-                                  Operation *op, const OpCost &cost) {
-  sim::OpWork work = cost.work();
-  if (isFoldedTranspose(op))
-    work.folded = true;
-  if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
-    work.transposedA = isFoldedTranspose(matmul.getA().getDefiningOp());
-    work.transposedB = isFoldedTranspose(matmul.getB().getDefiningOp());
-    for (Value operand : {matmul.getA(), matmul.getB()})
-      if (parameterRoot(fn, params, operand))
-        work.coldBytes += typeBytes(operand.getType());
-  }
-  return work;
-}
-
-/// The costed, non-free ops of `fn` (nested ones included), and a Copy for
-/// every result that is an argument or a view of one; `params` says which
-/// arguments hold parameters (default: those marked pipe.param).
-static std::vector<sim::OpWork>
-costedOps(func::FuncOp fn, std::optional<ParamArgs> params = {}) {
-  std::vector<sim::OpWork> ops;
-  if (!fn)
-    return ops;
-  if (!params)
-    params = markedParams(fn);
-  fn.getBody().walk([&](Operation *op) {
-    if (op->getNumRegions() > 0 || op->hasTrait<OpTrait::IsTerminator>())
-      return;
-    FailureOr<OpCost> cost = getOpCost(op);
-    if (succeeded(cost) && cost->kind != sim::OpClass::Free)
-      ops.push_back(calibratedWork(fn, *params, op, *cost));
-  });
-  if (auto ret = dyn_cast<func::ReturnOp>(fn.getBody().back().getTerminator()))
-    for (Value result : ret.getOperands())
-      if (isArgumentView(result)) {
-        sim::OpWork copy;
-        copy.kind = sim::OpClass::Copy;
-        copy.bytes = typeBytes(result.getType());
-        ops.push_back(copy);
-      }
-  return ops;
-}
-
-/// A transpose of `value` (swapping its two innermost axes).
-static sim::OpWork transposeOf(Value value, bool fixedSize) {
-  sim::OpWork work;
-  work.kind = sim::OpClass::Transpose;
-  work.bytes = 2 * typeBytes(value.getType());
-  if (auto type = dyn_cast<RankedTensorType>(value.getType());
-      type && type.hasStaticShape() && type.getRank() > 0) {
-    work.n = static_cast<double>(std::max<int64_t>(type.getShape().back(), 1));
-    work.m = static_cast<double>(type.getNumElements()) / work.n;
-  }
-  work.fixedSize = fixedSize;
-  return work;
-}
-
-void pipewave::forEachDerivedBackwardOp(
-    func::FuncOp fn,
-    llvm::function_ref<void(Operation *, const sim::OpWork &, bool)> emit) {
-  // Values that depend on a differentiated activation argument, on a
-  // differentiated parameter, and on any non-parameter argument (data).
-  llvm::DenseSet<Value> fromActivation, fromParam, fromData;
-  Block &body = fn.getBody().front();
-  ParamArgs params = markedParams(fn);
-  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
-    if (!pipe::getParamArgAttr(fn, i))
-      fromData.insert(body.getArgument(i));
-  for (unsigned i : pipe::differentiableArgs(fn))
-    (pipe::getParamArgAttr(fn, i) ? fromParam : fromActivation)
-        .insert(body.getArgument(i));
-  // A value inside a region (a pipe.recompute body) depends on what its
-  // holder's operands depend on.
-  auto holderOf = [](Value v) -> Operation * {
-    auto arg = dyn_cast<BlockArgument>(v);
-    return arg ? arg.getOwner()->getParentOp() : nullptr;
-  };
-  std::function<bool(const llvm::DenseSet<Value> &, Value)> in =
-      [&](const llvm::DenseSet<Value> &set, Value v) {
-        if (set.contains(v))
-          return true;
-        Operation *holder = holderOf(v);
-        return holder && holder != fn.getOperation() &&
-               llvm::any_of(holder->getOperands(),
-                            [&](Value o) { return in(set, o); });
-      };
-  auto propagate = [&](Operation *op, llvm::DenseSet<Value> &set) {
-    bool any =
-        llvm::any_of(op->getOperands(), [&](Value o) { return in(set, o); });
-    if (!any && op->getNumRegions() > 0)
-      op->walk([&](Operation *inner) {
-        any |= inner != op && llvm::any_of(inner->getResults(), [&](Value r) {
-                 return set.contains(r);
-               });
-      });
-    if (any)
-      set.insert(op->result_begin(), op->result_end());
-  };
-
-  // Post-order: a region's ops before their holder, each block in order.
-  fn.getBody().walk([&](Operation *op) {
-    if (op->hasTrait<OpTrait::IsTerminator>())
-      return;
-    propagate(op, fromActivation);
-    propagate(op, fromParam);
-    propagate(op, fromData);
-    if (op->getNumRegions() > 0)
-      return;
-    FailureOr<OpCost> cost = getOpCost(op);
-    if (failed(cost) || cost->kind == sim::OpClass::Free)
-      return;
-    auto differentiated = [&](Value v) {
-      return isa<ShapedType>(v.getType()) &&
-             (in(fromActivation, v) || in(fromParam, v));
-    };
-    auto sink = [&](Value v, const sim::OpWork &work) {
-      emit(op, work, in(fromActivation, v));
-    };
-    if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
-      // The rule of GradientRules/Matmul.cpp: dA = dY . B^T, dB = A^T . dY,
-      // each with a transposed copy of the other operand, which the CPU
-      // lowering folds into the matmul (OpWork::folded).
-      Value a = matmul.getA(), b = matmul.getB();
-      auto coldBytes = [&](Value v) {
-        return parameterRoot(fn, params, v) ? typeBytes(v.getType()) : 0.0;
-      };
-      if (differentiated(a)) {
-        sim::OpWork dA = cost->work();
-        dA.k = cost->n;
-        dA.n = cost->k;
-        dA.transposedB = true;
-        dA.coldBytes = coldBytes(b);
-        sim::OpWork bT = transposeOf(b, !in(fromData, b));
-        bT.folded = true;
-        sink(a, bT);
-        sink(a, dA);
-      }
-      if (differentiated(b)) {
-        sim::OpWork dB = cost->work();
-        dB.m = cost->k;
-        dB.k = cost->m;
-        dB.transposedA = true;
-        dB.coldBytes = coldBytes(a);
-        sim::OpWork aT = transposeOf(a, !in(fromData, a));
-        aT.folded = true;
-        sink(b, aT);
-        sink(b, dB);
-      }
-      return;
-    }
-    // Any other op: one forward's worth of work per differentiated operand
-    // (a transcendental's derivative is element-wise arithmetic: about 3
-    // flops an element, e.g. tanh's dY (1 - t^2)).
-    sim::OpWork work = cost->work();
-    if (work.kind == sim::OpClass::Transcendental) {
-      work.kind = sim::OpClass::Elementwise;
-      double elements = 0;
-      for (Type type : op->getResultTypes())
-        if (auto shaped = dyn_cast<ShapedType>(type);
-            shaped && shaped.hasStaticShape())
-          elements += static_cast<double>(shaped.getNumElements());
-      work.flops = 3 * elements;
-    }
-    for (Value operand : op->getOperands())
-      if (differentiated(operand))
-        sink(operand, work);
-  });
 }
 
 /// `op` at `scale` of the `samples` its function computes (see the file

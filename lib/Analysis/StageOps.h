@@ -1,0 +1,43 @@
+//===- StageOps.h - The costed ops of a stage's functions ------*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to PipewaveStageCosts: the op-by-op work of a stage function
+// (StageOps.cpp). forEachDerivedBackwardOp is declared in StageCosts.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_LIB_ANALYSIS_STAGEOPS_H
+#define PIPEWAVE_LIB_ANALYSIS_STAGEOPS_H
+
+#include "pipewave/Simulator/Calibration.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <vector>
+
+namespace pipewave::stage_ops {
+
+/// Which arguments of a function hold parameters, by argument number.
+using ParamArgs = llvm::SmallVector<bool>;
+
+/// The arguments of a weight-gradient function that hold parameters: the
+/// weight stash is what the input-gradient function returns after its
+/// input gradients (pipe-autodiff's split), and an entry that is one of
+/// its parameter arguments (or a view of one) is that parameter.
+ParamArgs weightStashParams(mlir::func::FuncOp bwdWeight,
+                            mlir::func::FuncOp bwdInput);
+
+/// The costed, non-free ops of `fn` (nested ones included), and a Copy for
+/// every result that is an argument or a view of one; `params` says which
+/// arguments hold parameters (default: those marked pipe.param).
+std::vector<sim::OpWork> costedOps(mlir::func::FuncOp fn,
+                                   std::optional<ParamArgs> params = {});
+
+} // namespace pipewave::stage_ops
+
+#endif // PIPEWAVE_LIB_ANALYSIS_STAGEOPS_H
