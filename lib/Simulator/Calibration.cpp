@@ -17,6 +17,19 @@ namespace {
 /// bytes / rate, or 0 when the rate is not known.
 double over(double amount, double rate) { return rate > 0 ? amount / rate : 0; }
 
+/// Seconds of a pass over `bytes` whose buffers are `coldness` (0 to 1)
+/// cold: the time at the `warm` rate (the `evicted` one when `warm` is
+/// empty) plus that share of the difference to the `evicted` time.
+double blendedSeconds(double bytes, const std::vector<BandwidthPoint> &warm,
+                      const std::vector<BandwidthPoint> &evicted,
+                      double coldness) {
+  double cold = over(bytes, bandwidthAt(evicted, bytes));
+  if (warm.empty())
+    return cold;
+  double inCache = over(bytes, bandwidthAt(warm, bytes));
+  return inCache + coldness * std::max(cold - inCache, 0.0);
+}
+
 } // namespace
 
 double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes) {
@@ -159,9 +172,8 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
   case OpClass::Movement:
     return opSeconds + over(op.bytes, bandwidthAt(movement, op.bytes));
   case OpClass::Copy:
-    if (copy.empty())
-      return 0;
-    return opSeconds + over(op.bytes, bandwidthAt(copy, op.bytes));
+    // Without the stage's footprint: evicted (StageCosts passes it).
+    return copySecondsOf(op.bytes, /*footprintBytes=*/-1);
   case OpClass::Other:
     break;
   }
@@ -180,12 +192,8 @@ double Calibration::coldnessAt(double footprintBytes) const {
 double Calibration::copySecondsOf(double bytes, double footprintBytes) const {
   if (copy.empty())
     return 0;
-  double evicted = over(bytes, bandwidthAt(copy, bytes));
-  if (copyWarm.empty())
-    return opSeconds + evicted;
-  double warm = over(bytes, bandwidthAt(copyWarm, bytes));
-  return opSeconds + warm +
-         coldnessAt(footprintBytes) * std::max(evicted - warm, 0.0);
+  return opSeconds +
+         blendedSeconds(bytes, copyWarm, copy, coldnessAt(footprintBytes));
 }
 
 double Calibration::optimizerStepSeconds(double parameterBytes,
@@ -235,16 +243,11 @@ double Calibration::accumulateSecondsOf(const std::vector<double> &tensorBytes,
                                         double footprintBytes) const {
   if (accumulate.empty())
     return 0;
-  double coldness = accumulateWarm.empty() ? 1 : coldnessAt(footprintBytes);
+  double coldness = coldnessAt(footprintBytes);
   double seconds = 0;
-  for (double bytes : tensorBytes) {
-    double evicted = over(bytes, bandwidthAt(accumulate, bytes));
-    double warm = accumulateWarm.empty()
-                      ? evicted
-                      : over(bytes, bandwidthAt(accumulateWarm, bytes));
-    seconds +=
-        accumulateSeconds + warm + coldness * std::max(evicted - warm, 0.0);
-  }
+  for (double bytes : tensorBytes)
+    seconds += accumulateSeconds +
+               blendedSeconds(bytes, accumulateWarm, accumulate, coldness);
   return seconds;
 }
 
