@@ -51,20 +51,23 @@ void Backend::wait(RequestId request, const std::string &what) {
   if (request == kNoRequest || test(request))
     return;
   double start = now();
-  for (unsigned spins = 1;; ++spins) {
+  WaitPhase phase = WaitPhase::Spin;
+  for (unsigned tests = 1;; ++tests) {
     if (test(request))
       return;
-    // Spin briefly, then yield (ranks may share cores), then sleep a little.
-    if (spins > 64) {
-      if (spins < 2048) {
-        sched_yield();
-      } else {
-        struct timespec pause = {0, 50 * 1000};
-        nanosleep(&pause, nullptr);
-      }
+    // The clock costs tens of nanoseconds: read it every 16th test while
+    // spinning, every test once yielding or sleeping.
+    if ((tests & 15) && phase == WaitPhase::Spin)
+      continue;
+    double elapsed = now() - start;
+    phase = waitPhase(waitPolicy, elapsed);
+    if (phase == WaitPhase::Yield) {
+      sched_yield();
+    } else if (phase == WaitPhase::Sleep) {
+      struct timespec pause = {0, 50 * 1000};
+      nanosleep(&pause, nullptr);
     }
-    if (timeoutSeconds > 0 && (spins & 15) == 0 &&
-        now() - start > timeoutSeconds) {
+    if (timeoutSeconds > 0 && elapsed > timeoutSeconds) {
       char seconds[32];
       std::snprintf(seconds, sizeof(seconds), "%g", timeoutSeconds);
       throw Error(std::string("timed out after ") + seconds +

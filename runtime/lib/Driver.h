@@ -42,6 +42,11 @@ void report(const Backend *backend, const std::string &message);
 
 /// Prints a line on stdout at once (mpirun forwards whole lines).
 void printLine(const std::string &line);
+/// Prints a step's line, flushing stdout at most every half second (the
+/// other lines flush it): under a launcher every flush wakes the launcher
+/// to forward the line, which takes a core from a rank for up to tens of
+/// microseconds in the middle of the next step.
+void printStepLine(const std::string &line);
 
 /// snprintf of one double.
 std::string formatDouble(const char *format, double value);
@@ -100,7 +105,8 @@ private:
   int execute();
   void logStep(int64_t step, double loss, double ms, double samples);
   void printSummary(const std::vector<double> &times);
-  /// Sets this rank's GEMM threads (Threads.h) into gemmThreads.
+  /// Sets this rank's GEMM threads (Threads.h) into gemmThreads, and how
+  /// it waits for messages (WaitPolicy.h).
   void chooseGemmThreads();
   void printMemory(const Executor &executor);
 

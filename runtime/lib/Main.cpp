@@ -46,8 +46,10 @@
 #include "pipewave-runtime/Signals.h"
 #include "pipewave-runtime/Threads.h"
 #include "pipewave-runtime/Trace.h"
+#include "pipewave-runtime/WaitPolicy.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +69,16 @@ void report(const Backend *backend, const std::string &message) {
 void printLine(const std::string &line) {
   std::fputs((line + "\n").c_str(), stdout);
   std::fflush(stdout);
+}
+
+void printStepLine(const std::string &line) {
+  static auto lastFlush = std::chrono::steady_clock::time_point();
+  std::fputs((line + "\n").c_str(), stdout);
+  auto now = std::chrono::steady_clock::now();
+  if (now - lastFlush >= std::chrono::milliseconds(500)) {
+    std::fflush(stdout);
+    lastFlush = now;
+  }
 }
 
 std::string formatDouble(const char *format, double value) {
@@ -356,9 +368,9 @@ int Driver::execute() {
     times.push_back(ms);
     if (!training) {
       if (isOutputRank)
-        printLine("step " + std::to_string(k) + ": " +
-                  formatDouble("%.3f", ms) + " ms" +
-                  formatEta(times, k, options.steps));
+        printStepLine("step " + std::to_string(k) + ": " +
+                      formatDouble("%.3f", ms) + " ms" +
+                      formatEta(times, k, options.steps));
       if (stopSignal && k < options.steps)
         return stopOnSignal(executor, step, stopSignal, false, 0);
       continue;
@@ -371,11 +383,11 @@ int Driver::execute() {
     double samples =
         ms > 0 ? static_cast<double>(globalBatch) / (ms * 1e-3) : 0;
     if (isOutputRank) {
-      printLine("step " + std::to_string(step) + "  loss " +
-                formatDouble("%.6g", loss) + "  time " +
-                formatDouble("%.3f", ms) + " ms  samples/s " +
-                formatDouble("%.1f", samples) +
-                formatEta(times, k, options.steps));
+      printStepLine("step " + std::to_string(step) + "  loss " +
+                    formatDouble("%.6g", loss) + "  time " +
+                    formatDouble("%.3f", ms) + " ms  samples/s " +
+                    formatDouble("%.1f", samples) +
+                    formatEta(times, k, options.steps));
       if (logFile)
         logStep(step, loss, ms, samples);
     }
@@ -433,6 +445,11 @@ void Driver::chooseGemmThreads() {
   ThreadChoice choice = chooseThreads(
       options.threads, availableCpus(), localRanks,
       std::getenv("OPENBLAS_NUM_THREADS"), std::getenv("OMP_NUM_THREADS"));
+  // A rank whose threads have cores to themselves polls for messages back
+  // to back; one that shares them yields (WaitPolicy.h).
+  backend->setWaitPolicy(
+      chooseWaitPolicy(options.wait, onlineCpus(), localRanks, choice.threads,
+                       std::getenv("OMPI_MCA_mpi_oversubscribe")));
   if (choice.threads > 0 && setGemmThreads(choice.threads))
     gemmThreads = std::to_string(choice.threads) + " (" + choice.reason + ")";
   else if (choice.threads > 0)
@@ -481,6 +498,12 @@ void Driver::printMemory(const Executor &executor) {
       printLine(line);
   all = backend->gather("threads: rank " + std::to_string(rank) +
                             ": GEMM threads " + gemmThreads,
+                        0);
+  if (rank == 0)
+    for (const std::string &line : all)
+      printLine(line);
+  all = backend->gather("waits: rank " + std::to_string(rank) + ": " +
+                            backend->waitingPolicy().description,
                         0);
   if (rank == 0)
     for (const std::string &line : all)

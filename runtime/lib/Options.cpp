@@ -45,19 +45,43 @@ double parseNumber(const std::string &option, const std::string &value) {
   return parsed;
 }
 
+WaitMode parseWaitMode(const std::string &value) {
+  if (value == "spin")
+    return WaitMode::Spin;
+  if (value == "yield")
+    return WaitMode::Yield;
+  if (value != "auto")
+    usageError("--wait expects spin, yield or auto, got '" + value + "'");
+  return WaitMode::Auto;
+}
+
 } // namespace
 
 Options parseOptions(int argc, char **argv) {
   Options options;
-  static const char *const kValued[] = {
-      "--data",         "--expect",         "--out",
-      "--init",         "--trace",          "--seed",
-      "--steps",        "--timeout",        "--tolerance",
-      "--spare-slots",  "--threads",        "--lr",
-      "--optimizer",    "--momentum",       "--dampening",
-      "--weight-decay", "--betas",          "--eps",
-      "--log-json",     "--checkpoint-dir", "--checkpoint-every",
-      "--on-nonfinite"};
+  static const char *const kValued[] = {"--data",
+                                        "--expect",
+                                        "--out",
+                                        "--init",
+                                        "--trace",
+                                        "--seed",
+                                        "--steps",
+                                        "--timeout",
+                                        "--tolerance",
+                                        "--spare-slots",
+                                        "--threads",
+                                        "--wait",
+                                        "--lr",
+                                        "--optimizer",
+                                        "--momentum",
+                                        "--dampening",
+                                        "--weight-decay",
+                                        "--betas",
+                                        "--eps",
+                                        "--log-json",
+                                        "--checkpoint-dir",
+                                        "--checkpoint-every",
+                                        "--on-nonfinite"};
   bool weightDecayGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -149,6 +173,8 @@ Options parseOptions(int argc, char **argv) {
       options.spareSlots = static_cast<int>(parseInteger(name, value, 0));
     else if (name == "--threads")
       options.threads = static_cast<int>(parseInteger(name, value, 1));
+    else if (name == "--wait")
+      options.wait = parseWaitMode(value);
     else if (name == "--log-json")
       options.logJson = value;
     else if (name == "--checkpoint-dir")
@@ -274,6 +300,13 @@ std::string usage(const char *program, const pw_model &model) {
       "                          divided among this host's ranks, unless "
       "OPENBLAS_NUM_THREADS\n"
       "                          or OMP_NUM_THREADS is set)\n"
+      "  --wait MODE             how a rank waits for messages: spin (poll"
+      " back to back\n"
+      "                          for 2 ms), yield (give the core away after"
+      " 5 us) or auto\n"
+      "                          (default: spin unless the host's ranks and"
+      " their GEMM\n"
+      "                          threads outnumber its CPUs)\n"
       "  --cuda-graph            CUDA models: capture one step's GPU work "
       "and replay it\n"
       "                          (falls back, with a note, where a step "

@@ -20,6 +20,7 @@
 #define PIPEWAVE_RUNTIME_BACKEND_H
 
 #include "pipewave-runtime/Device.h"
+#include "pipewave-runtime/WaitPolicy.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -104,8 +105,14 @@ public:
   void setTimeout(double seconds) { timeoutSeconds = seconds; }
   double timeout() const { return timeoutSeconds; }
 
-  /// Waits for `request`, polling test(). Throws Error("timed out after T s
-  /// waiting for '<what>'...") when it does not complete within timeout().
+  /// How wait() polls (WaitPolicy.h); the default yields early, as a rank
+  /// that may share its core must.
+  void setWaitPolicy(const WaitPolicy &policy) { waitPolicy = policy; }
+  const WaitPolicy &waitingPolicy() const { return waitPolicy; }
+
+  /// Waits for `request`, polling test() as the wait policy says. Throws
+  /// Error("timed out after T s waiting for '<what>'...") when it does not
+  /// complete within timeout().
   void wait(RequestId request, const std::string &what);
 
   /// Blocking all-reduce of floats (sum) among `group`, watched.
@@ -118,6 +125,7 @@ public:
 
 private:
   double timeoutSeconds = kDefaultTimeoutSeconds;
+  WaitPolicy waitPolicy;
 };
 
 /// A single-process backend: rank 0 of 1. Messages to itself are matched by

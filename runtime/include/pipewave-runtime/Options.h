@@ -41,6 +41,9 @@ struct Options {
   bool sendsInListOrder = false;
   /// --threads N: GEMM threads of each rank (0: the default of Threads.h).
   int threads = 0;
+  /// --wait spin|yield: how a rank polls for messages (WaitPolicy.h; Auto:
+  /// spin unless the host is oversubscribed).
+  WaitMode wait = WaitMode::Auto;
   bool help = false;
   bool printRanks = false;
   bool printPlan = false;
