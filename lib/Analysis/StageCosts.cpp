@@ -179,6 +179,8 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
       if (pipe::isParam(fn, i)) {
         work.parameterBytes += bytes;
         work.parameterTensorBytes.push_back(bytes);
+        if (!gradientAddsInPlace(fn, i))
+          work.accumulatedTensorBytes.push_back(bytes);
         if (StringAttr name = pipe::getNameArgAttr(fn, i))
           costs.parameterBytesByName[name.str()] = bytes;
       } else
@@ -336,9 +338,11 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
     weight = at(work.backwardWeightOps);
   }
   // The runtime adds every parameter gradient of a B or W to the step's,
-  // but for the step's first, which it writes in place: M - 1 of M.
+  // but for the step's first, which it writes in place: M - 1 of M. Those
+  // a GEMM or a reduction adds itself (accumulating backward) cost nothing
+  // more here.
   double accumulate = device.calibration->accumulateSecondsOf(
-                          work.parameterTensorBytes, footprint) *
+                          work.accumulatedTensorBytes, footprint) *
                       accumulatedShare;
   stage.forward = forward + action;
   // Before the updates the runtime scans the stage's gradient buffer.

@@ -274,3 +274,49 @@ void pipewave::forEachDerivedBackwardOp(
         sink(operand, work);
   });
 }
+
+/// True if `value` (a result of a backward function) is made by a
+/// tosa.matmul or tosa.reduce_sum through tosa.reshapes, each used once.
+static bool madeByAccumulatingOp(Value value) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (!value.hasOneUse())
+      return false;
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<tosa::MatMulOp, tosa::ReduceSumOp>(def))
+      return true;
+    if (!isa_and_nonnull<tosa::ReshapeOp>(def))
+      return false;
+    value = def->getOperand(0);
+  }
+  return false;
+}
+
+bool stage_ops::gradientAddsInPlace(func::FuncOp stage, unsigned arg) {
+  auto gradArgs = stage->getAttrOfType<DenseI64ArrayAttr>(
+      pipe::PipeDialect::GradArgsAttrHelper::getNameStr());
+  auto bwdRef = stage->getAttrOfType<FlatSymbolRefAttr>(
+      pipe::PipeDialect::BwdAttrHelper::getNameStr());
+  if (bwdRef && gradArgs) {
+    auto bwd =
+        SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(stage, bwdRef);
+    if (!bwd || bwd.isExternal())
+      return false;
+    auto ret = dyn_cast<func::ReturnOp>(bwd.getBody().back().getTerminator());
+    for (auto [k, index] : llvm::enumerate(gradArgs.asArrayRef()))
+      if (index == static_cast<int64_t>(arg))
+        return ret && k < ret.getNumOperands() &&
+               madeByAccumulatingOp(ret.getOperand(k));
+    return false;
+  }
+  // Before pipe-autodiff: a weight's gradient is a matmul, a broadcast
+  // operand's (a bias, a scale) a sum over the broadcast dimensions.
+  Value param = stage.getArgument(arg);
+  if (!param.hasOneUse())
+    return false;
+  Operation *user = *param.getUsers().begin();
+  if (isa<tosa::MatMulOp>(user))
+    return true;
+  if (isa<tosa::AddOp, tosa::SubOp, tosa::MulOp>(user))
+    return param.getType() != user->getResult(0).getType();
+  return false;
+}

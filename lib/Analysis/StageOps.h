@@ -38,6 +38,15 @@ ParamArgs weightStashParams(mlir::func::FuncOp bwdWeight,
 std::vector<sim::OpWork> costedOps(mlir::func::FuncOp fn,
                                    std::optional<ParamArgs> params = {});
 
+/// Whether the gradient of parameter argument `arg` of stage function
+/// `stage` is made by an op that pipe-accumulate-gradients lets add to the
+/// accumulator (a matmul, or a sum over a broadcast dimension, through
+/// reshapes): in the backward function (`pipe.bwd`, whose results are the
+/// gradients of `pipe.grad_args` in order) when the stage has one, else in
+/// the backward pipe-autodiff would derive (the parameter's one use is a
+/// tosa.matmul, or an add, subtract or multiply that broadcasts it).
+bool gradientAddsInPlace(mlir::func::FuncOp stage, unsigned arg);
+
 } // namespace pipewave::stage_ops
 
 #endif // PIPEWAVE_LIB_ANALYSIS_STAGEOPS_H

@@ -89,6 +89,10 @@ void pipewave::addStageCodeToLLVMPasses(OpPassManager &pm, bool vectors) {
 void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
                                         const LowerToLLVMOptions &options) {
   addStagesToLinalgPasses(pm);
+  // Backward functions that add parameter gradients to the accumulators
+  // (GEMMs with beta = 1), for every microbatch after a step's first.
+  if (options.accumulate)
+    pm.addPass(createPipeAccumulateGradients());
   MatmulLowering matmul = options.matmul;
   bool vectorize =
       matmul == MatmulLowering::Vector || matmul == MatmulLowering::Auto;

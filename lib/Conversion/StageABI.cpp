@@ -16,6 +16,12 @@
 // argument, and the module attribute pipewave.workspaces gives its size by
 // wrapper name.
 //
+// The accumulating variants of pipe-accumulate-gradients get
+// pw_stage<k>_backward_acc and pw_stage<k>_backward_weight_acc: an argument
+// marked pipewave.accumulates = r is loaded from results[r], the buffer it
+// adds to and returns in, and the module attribute pipewave.accumulating
+// records which results accumulate.
+//
 // The wrapper is written at the memref level, with LLVM dialect ops for the
 // pointer loads and the memref descriptors, so that convert-func-to-llvm
 // lowers the call of the stage function like any other call.
@@ -45,6 +51,30 @@ constexpr StringLiteral kResultAttr = "bufferize.result";
 /// The module's dictionary of the workspace sizes (kWorkspaceBytesAttr,
 /// Passes.h) by wrapper name.
 constexpr StringLiteral kWorkspacesAttr = "pipewave.workspaces";
+
+/// `value` through the views that keep its bytes where they are.
+Value viewSource(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<memref::CastOp, memref::CollapseShapeOp, memref::ExpandShapeOp>(
+            def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+/// Erases every memref.copy in `fn` from (a view of) `from` to (a view of)
+/// `to`.
+void eraseCopies(func::FuncOp fn, Value from, Value to) {
+  SmallVector<memref::CopyOp> copies;
+  fn.walk([&](memref::CopyOp copy) {
+    if (viewSource(copy.getSource()) == from &&
+        viewSource(copy.getTarget()) == to)
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies)
+    copy.erase();
+}
 
 struct PipeStageABIPass
     : public pipewave::impl::PipeStageABIBase<PipeStageABIPass> {
@@ -80,10 +110,15 @@ struct PipeStageABIPass
          "_backward_input"},
         {pipe::PipeDialect::BwdWeightAttrHelper::getNameStr(),
          "_backward_weight"}};
+    // The accumulating variants of pipe-accumulate-gradients.
+    const Entry accumulating[] = {
+        {kAccumulatingBwdAttr, "_backward_acc"},
+        {kAccumulatingBwdWeightAttr, "_backward_weight_acc"}};
     bool trained = fn->hasAttr(pipe::PipeDialect::FwdAttrHelper::getNameStr());
     if (!trained && failed(addWrapper(fn, base + "_forward", symbols)))
       return failure();
-    for (const Entry &entry : entries) {
+    for (const Entry &entry :
+         llvm::concat<const Entry>(entries, accumulating)) {
       auto ref = fn->getAttrOfType<FlatSymbolRefAttr>(entry.attr);
       if (!ref)
         continue;
@@ -112,6 +147,8 @@ struct PipeStageABIPass
              << "' still returns values; run "
                 "buffer-results-to-out-params{add-result-attr} first";
     SmallVector<unsigned> ins, outs;
+    // Arguments an accumulating variant adds to: result index -> argument.
+    DenseMap<int64_t, unsigned> accumulators;
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
       auto type = dyn_cast<MemRefType>(fn.getArgumentTypes()[i]);
       if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
@@ -123,8 +160,21 @@ struct PipeStageABIPass
                << fn.getArgumentTypes()[i]
                << " (bufferize with "
                   "function-boundary-type-conversion=identity-layout-map)";
-      (fn.getArgAttr(i, kResultAttr) ? outs : ins).push_back(i);
+      if (auto r = fn.getArgAttrOfType<IntegerAttr>(i, kAccumulatesAttr))
+        accumulators[r.getInt()] = i;
+      else
+        (fn.getArgAttr(i, kResultAttr) ? outs : ins).push_back(i);
     }
+    for (auto [r, argNo] : accumulators)
+      if (r < 0 || static_cast<size_t>(r) >= outs.size())
+        return fn.emitError()
+               << "pipe-stage-abi: argument #" << argNo << " of '@"
+               << fn.getSymName() << "' accumulates into result #" << r
+               << ", which it does not have";
+    // The wrapper passes the result buffer as the accumulator too: the copy
+    // of the accumulator into the result is a copy onto itself.
+    for (auto [r, argNo] : accumulators)
+      eraseCopies(fn, fn.getArgument(argNo), fn.getArgument(outs[r]));
 
     MLIRContext *ctx = &getContext();
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
@@ -153,6 +203,8 @@ struct PipeStageABIPass
       load(body->getArgument(0), slot, argNo);
     for (auto [slot, argNo] : llvm::enumerate(outs))
       load(body->getArgument(1), slot, argNo);
+    for (auto [r, argNo] : accumulators)
+      load(body->getArgument(1), r, argNo);
     func::CallOp::create(b, loc, fn, operands);
     func::ReturnOp::create(b, loc);
     // The runtime allocates the workspace of pipe-plan-workspace (the last
@@ -165,6 +217,20 @@ struct PipeStageABIPass
         sizes.append(known.getValue());
       sizes.set(name, bytes);
       module->setAttr(kWorkspacesAttr, sizes.getDictionary(ctx));
+    }
+
+    // Which results the runtime must pass holding the value to add to.
+    if (!accumulators.empty()) {
+      SmallVector<int32_t> flags(outs.size(), 0);
+      for (auto [r, argNo] : accumulators)
+        flags[r] = 1;
+      Operation *module = wrapper->getParentOp();
+      NamedAttrList known;
+      if (auto dict =
+              module->getAttrOfType<DictionaryAttr>(kAccumulatingResultsAttr))
+        known.append(dict.getValue());
+      known.set(name, DenseI32ArrayAttr::get(ctx, flags));
+      module->setAttr(kAccumulatingResultsAttr, known.getDictionary(ctx));
     }
 
     // Only the wrapper calls the function: keep it out of the symbol table

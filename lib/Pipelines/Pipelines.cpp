@@ -167,6 +167,7 @@ LogicalResult pipewave::buildPipeCompileLowering(
     LowerToLLVMOptions lowering;
     lowering.matmul = options.matmul;
     lowering.workspace = options.workspace;
+    lowering.accumulate = options.accumulate;
     ResolvedMatmulChoice choice;
     std::string message;
     if (failed(resolveMatmulChoice(options, choice, message)))

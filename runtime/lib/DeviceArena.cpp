@@ -50,9 +50,10 @@ size_t stageWorkspaceBytes(const pw_model &model,
   int64_t most = 0;
   for (int k = 0; k < program.num_stages; ++k) {
     const pw_stage &stage = model.stages[program.stages[k]];
-    most = std::max({most, stage.forward_workspace, stage.backward_workspace,
-                     stage.backward_input_workspace,
-                     stage.backward_weight_workspace});
+    most = std::max(
+        {most, stage.forward_workspace, stage.backward_workspace,
+         stage.backward_input_workspace, stage.backward_weight_workspace,
+         stage.backward_acc_workspace, stage.backward_weight_acc_workspace});
   }
   return static_cast<size_t>(most);
 }

@@ -189,6 +189,24 @@ void *Executor::parameterResult(const StageState &st, size_t k) {
   return trained[target.parameter].grad;
 }
 
+bool Executor::parametersStarted(const StageState &st) const {
+  for (const GradTarget &target : st.targets)
+    if (target.parameter >= 0 && gradientFresh[target.parameter])
+      return false;
+  return true;
+}
+
+void *Executor::accumulatingResult(const StageState &st, const pw_stage &stage,
+                                   size_t k, int32_t variant) {
+  const GradTarget &target = st.targets[k];
+  bool inPlace =
+      stage.grad_accumulates && (stage.grad_accumulates[k] & variant);
+  targetDirect[k] = inPlace;
+  if (inPlace)
+    return trained[target.parameter].grad;
+  return st.scratch + target.scratch;
+}
+
 void Executor::accumulateParameters(const StageState &st) {
   for (size_t k = 0; k < st.targets.size(); ++k)
     if (st.targets[k].parameter >= 0 && !targetDirect[k])
@@ -225,6 +243,9 @@ void Executor::backward(int index) {
       argPointers.push_back(st.seed + st.seedOffsets[r]);
   }
 
+  // After the step's first B of the stage, the accumulating variant adds
+  // the parameter gradients it can to their accumulators itself (model.h).
+  bool accumulating = !split && stage.backward_acc && parametersStarted(st);
   // Results: d_grad_args (B), or d_activation_args then wstash (I).
   char *grads = current.output.valid() ? slotData(current.output) : nullptr;
   const ExecPool *gradPool =
@@ -233,7 +254,9 @@ void Executor::backward(int index) {
   for (size_t k = 0; k < st.targets.size(); ++k) {
     const GradTarget &target = st.targets[k];
     if (target.parameter >= 0) {
-      if (!split)
+      if (accumulating)
+        resultPointers.push_back(accumulatingResult(st, stage, k, 1));
+      else if (!split)
         resultPointers.push_back(parameterResult(st, k));
     } else if (target.direct)
       resultPointers.push_back(grads + gradPool->offsets[target.result]);
@@ -256,6 +279,8 @@ void Executor::backward(int index) {
   double begin = trace ? backend.now() : 0;
   if (split)
     callStage(stage.backward_input, stage.backward_input_workspace);
+  else if (accumulating)
+    callStage(stage.backward_acc, stage.backward_acc_workspace);
   else
     callStage(stage.backward, stage.backward_workspace);
   if (!split)
@@ -289,12 +314,18 @@ void Executor::backwardWeight(int index) {
     for (size_t k = 0; k < wstash.offsets.size(); ++k)
       argPointers.push_back(slotData(current.wstash) + wstash.offsets[k]);
   }
+  bool accumulating = stage.backward_weight_acc && parametersStarted(st);
   resultPointers.clear();
   for (size_t k = 0; k < st.targets.size(); ++k)
     if (st.targets[k].parameter >= 0)
-      resultPointers.push_back(parameterResult(st, k));
+      resultPointers.push_back(accumulating
+                                   ? accumulatingResult(st, stage, k, 2)
+                                   : parameterResult(st, k));
   double begin = trace ? backend.now() : 0;
-  callStage(stage.backward_weight, stage.backward_weight_workspace);
+  if (accumulating)
+    callStage(stage.backward_weight_acc, stage.backward_weight_acc_workspace);
+  else
+    callStage(stage.backward_weight, stage.backward_weight_workspace);
   accumulateParameters(st);
   record(current.name, "compute", begin);
   used(current.wstash);

@@ -122,8 +122,15 @@ void checkStage(const pw_model &model, int s, int replicas) {
   if (!stage.forward)
     modelError(where + " has no forward function");
   if (stage.forward_workspace < 0 || stage.backward_workspace < 0 ||
-      stage.backward_input_workspace < 0 || stage.backward_weight_workspace < 0)
+      stage.backward_input_workspace < 0 ||
+      stage.backward_weight_workspace < 0 || stage.backward_acc_workspace < 0 ||
+      stage.backward_weight_acc_workspace < 0)
     modelError(where + " has a negative workspace size");
+  if ((stage.backward_acc || stage.backward_weight_acc) &&
+      (!stage.grad_accumulates || (stage.backward_acc && !stage.backward) ||
+       (stage.backward_weight_acc && !stage.backward_weight)))
+    modelError(where + " has an accumulating backward without its plain "
+                       "function or its grad_accumulates");
   for (int r = 0; r < stage.num_results; ++r)
     checkTensor(stage.results[r], where + " result " + std::to_string(r));
   for (int a = 0; a < stage.num_args; ++a) {

@@ -1,8 +1,8 @@
 // sched-simulate on a calibrated device with the terms of format version 2
 // (Inputs/sim-calibrated-device-v2.json): transcendental ops at their own
 // FLOP rate, outer-axis reductions and transposes by their own tables,
-// element-wise ops without a fixed cost (fused), the runtime's gradient
-// accumulation in B and W, and the optimizer step per parameter tensor.
+// element-wise ops without a fixed cost (fused), and the optimizer step per
+// parameter tensor.
 
 // RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=gpipe microbatches=2" --sched-simulate="device=%S/Inputs/sim-calibrated-device-v2.json report=-" -o /dev/null | FileCheck %s
 
@@ -19,11 +19,11 @@
 //   ops: 3.6125 us; F = 3.6125 + 10 (action) = 13.6125 us
 //   The backward (no pipe.bwd: derived from these ops) differentiates only
 //   the parameter: the mul's gradient for p (W), one mul: 0.0365 us; the
-//   rest depends on data only. The runtime writes a step's first gradient
-//   of the parameter in place and accumulates the second: half a
-//   microbatch's accumulation of the 8 B parameter (1 us + 8 B at
-//   100 MB/s = 1.08 us) on average, 0.54 us. B = 0.0365 + 10 (action) +
-//   0.54 = 10.5765 us, I = 10 us (the action), W = 10.5765 us
+//   rest depends on data only. p is broadcast over the batch, so its
+//   gradient is a sum that adds to the accumulator itself (the CPU
+//   lowering's accumulating backward; sched-simulate-accumulate.mlir has
+//   one the runtime adds). B = 0.0365 + 10 (action) = 10.0365 us, I = 10 us
+//   (the action), W = 10.0365 us
 //   optimizer: one tensor of 8 B: 10 us + 0.08 us
 // Stage 1: reduce_sum axis 0 of [4,2] (outer: 20 B at 2 GB/s, 1.01 us),
 //   reduce_sum axis 1 of [1,2] (innermost: 6 B at 1 GB/s, 1.006 us):
@@ -31,7 +31,7 @@
 //   once (I): B = I = 2.016 + 10 = 12.016 us, W = 10 us (the action); no
 //   parameter: no accumulation, no optimizer step.
 // CHECK:      stage function             F            B            I            W            optimizer
-// CHECK-NEXT: 0     main_stage0          1.36125e-05  1.05765e-05  1e-05        1.05765e-05  1.008e-05
+// CHECK-NEXT: 0     main_stage0          1.36125e-05  1.00365e-05  1e-05        1.00365e-05  1.008e-05
 // CHECK-NEXT: 1     main_stage1          1.2016e-05   1.2016e-05   1.2016e-05   1e-05        0
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},

@@ -187,6 +187,13 @@ cl::opt<bool> noWorkspace(
              "instead of using one workspace per stage function that the "
              "runtime allocates once (pipe-plan-workspace); --target cpu"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> noAccumulate(
+    "no-accumulate",
+    cl::desc("No accumulating backward functions: the runtime adds every "
+             "microbatch's parameter gradients to their accumulators itself "
+             "instead of the GEMMs adding them (beta = 1; "
+             "pipe-accumulate-gradients); --target cpu"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string>
     cxx("cxx",
         cl::desc("C++ compiler driver that links (default: c++, else mpicxx, "
@@ -276,6 +283,7 @@ void setPipelineOptions(pipewave::PipeCompileOptions &options) {
   options.precision = precision;
   pipewave::compile::setMatmulOptions(options);
   options.workspace = !noWorkspace;
+  options.accumulate = !noAccumulate;
   if (!pipewave::compile::deviceOption().empty())
     options.device = pipewave::compile::deviceOption();
 }
@@ -532,6 +540,7 @@ int main(int argc, char **argv) {
   if (emit == Emit::MLIR)
     return writeText([&](raw_ostream &os) { printModule(*module, os); });
   pipewave::target::readWorkspaceSizes(*module, *desc);
+  pipewave::target::readAccumulatingVariants(*module, *desc);
 
   progress.phase("translation to LLVM IR");
   LLVMContext llvmContext;

@@ -164,7 +164,13 @@ struct TrainConfig {
   bool split = false;
   /// Leave the stages' B function out (only I/W).
   bool noWholeBackward = false;
+  /// Give the stages accumulating variants of B and W (model.h) that add
+  /// the weight gradients (not the biases') to their result buffers.
+  bool accumulating = false;
 };
+
+/// Calls of the accumulating variants in this thread so far.
+int accumulatingCalls();
 
 /// The program a training config describes.
 schedule::Program buildTrainProgram(const TrainConfig &config);

@@ -194,6 +194,58 @@ void trainBackwardWeight(void *const *args, void *const *results) {
                     static_cast<float *>(results[2 * j + 1]));
 }
 
+thread_local int gAccumulatingCalls = 0;
+thread_local std::vector<float> gFresh;
+
+/// Runs `fn` (a B or W function), then adds what it wrote into the weight
+/// gradients `weights` (result indices) to what they held before: an
+/// accumulating variant, computed as the plain function then the runtime's
+/// addition would.
+template <typename Fn>
+void addingWeights(void *const *results, const std::vector<int> &weights,
+                   Fn fn) {
+  ++gAccumulatingCalls;
+  const int F = tFeatures;
+  gFresh.resize(weights.size() * F);
+  for (size_t k = 0; k < weights.size(); ++k) {
+    float *dw = static_cast<float *>(results[weights[k]]);
+    std::copy(dw, dw + F, gFresh.begin() + k * F);
+  }
+  fn();
+  for (size_t k = 0; k < weights.size(); ++k) {
+    float *dw = static_cast<float *>(results[weights[k]]);
+    for (int f = 0; f < F; ++f)
+      dw[f] = gFresh[k * F + f] + dw[f];
+  }
+}
+
+/// B's results holding weight gradients: dw_j at 0 (j = 0) and 2j + offset.
+std::vector<int> backwardWeightResults(int s) {
+  std::vector<int> out;
+  for (int j = 0; j < tLayersPerStage; ++j)
+    out.push_back(j == 0 ? 0 : 2 * j + (s == 0 ? 0 : 1));
+  return out;
+}
+
+/// W's: dw_j at 2j.
+std::vector<int> weightWeightResults() {
+  std::vector<int> out;
+  for (int j = 0; j < tLayersPerStage; ++j)
+    out.push_back(2 * j);
+  return out;
+}
+
+template <int Stage>
+void backwardAccOf(void *const *args, void *const *results) {
+  addingWeights(results, backwardWeightResults(Stage),
+                [&] { trainBackward(Stage, args, results); });
+}
+
+void trainBackwardWeightAcc(void *const *args, void *const *results) {
+  addingWeights(results, weightWeightResults(),
+                [&] { trainBackwardWeight(args, results); });
+}
+
 template <int Stage> void forwardOf(void *const *args, void *const *results) {
   trainForward(Stage, args, results);
 }
@@ -211,6 +263,9 @@ const pw_stage_fn kForward[kMaxStages] = {
 const pw_stage_fn kBackward[kMaxStages] = {
     backwardOf<0>, backwardOf<1>, backwardOf<2>, backwardOf<3>,
     backwardOf<4>, backwardOf<5>, backwardOf<6>, backwardOf<7>};
+const pw_stage_fn kBackwardAcc[kMaxStages] = {
+    backwardAccOf<0>, backwardAccOf<1>, backwardAccOf<2>, backwardAccOf<3>,
+    backwardAccOf<4>, backwardAccOf<5>, backwardAccOf<6>, backwardAccOf<7>};
 const pw_stage_fn kBackwardInput[kMaxStages] = {
     backwardInputOf<0>, backwardInputOf<1>, backwardInputOf<2>,
     backwardInputOf<3>, backwardInputOf<4>, backwardInputOf<5>,
@@ -284,6 +339,8 @@ schedule::Program replicate(const schedule::Program &pipeline, int replicas) {
 }
 
 } // namespace
+
+int accumulatingCalls() { return gAccumulatingCalls; }
 
 schedule::Program buildTrainProgram(const TrainConfig &config) {
   using namespace schedule;
@@ -426,6 +483,19 @@ TrainModel::TrainModel(const TrainConfig &config)
       tensorLists.push_back(std::move(wstash));
       stage.num_wstash = 2 * K;
       stage.wstash = tensorLists.back().data();
+    }
+    if (cfg.accumulating) {
+      // Bit 0: B accumulates the weight gradients; bit 1: W does.
+      // (gradArgs moved into the stage: read them back from there.)
+      std::vector<int32_t> accumulates(stage.num_grad_args, 0);
+      for (int k = 0; k < stage.num_grad_args; ++k)
+        for (int j = 0; j < K; ++j)
+          if (stage.grad_args[k] == l.w[j])
+            accumulates[k] = (stage.backward ? 1 : 0) | (split ? 2 : 0);
+      intLists.push_back(std::move(accumulates));
+      stage.grad_accumulates = intLists.back().data();
+      stage.backward_acc = stage.backward ? kBackwardAcc[s] : nullptr;
+      stage.backward_weight_acc = split ? trainBackwardWeightAcc : nullptr;
     }
     stages.push_back(stage);
   }

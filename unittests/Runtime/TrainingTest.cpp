@@ -223,6 +223,42 @@ TEST(TrainingTest, EveryStepStartsItsAccumulatorsAfresh) {
     }
 }
 
+TEST(TrainingTest, AccumulatingVariantsAddAfterTheFirstMicrobatch) {
+  // The accumulating B and W (model.h) add the weight gradients to the
+  // accumulators themselves for every microbatch of a step but its first;
+  // the runtime adds the biases'. Same gradients and losses, bit for bit.
+  OptimizerConfig adam;
+  adam.kind = OptimizerKind::Adam;
+  adam.lr = 0.01;
+  for (int mb : {1, 4})
+    for (bool split : {false, true}) {
+      SCOPED_TRACE("mb " + std::to_string(mb) + " split " +
+                   std::to_string(split));
+      TrainConfig config;
+      config.schedule = "local";
+      config.microbatches = mb;
+      config.split = split;
+      LocalRun plain(config, adam, 2);
+      config.accumulating = true;
+      LocalRun adding(config, adam, 2);
+      int before = accumulatingCalls();
+      for (int k = 1; k <= 3; ++k) {
+        EXPECT_EQ(plain.step(k), adding.step(k)) << k;
+        for (int input = 2; input < 2 + 2 * config.layers; ++input)
+          EXPECT_EQ(std::vector<float>(plain.executor->gradient(input),
+                                       plain.executor->gradient(input) +
+                                           config.features),
+                    std::vector<float>(adding.executor->gradient(input),
+                                       adding.executor->gradient(input) +
+                                           config.features))
+              << "step " << k << " input " << input;
+      }
+      EXPECT_EQ(plain.params, adding.params);
+      // Per step, every stage's B (or W) but its first: (mb - 1) x stages.
+      EXPECT_EQ(accumulatingCalls() - before, 3 * (mb - 1) * config.stages);
+    }
+}
+
 TEST(TrainingTest, SplitBackwardIsBitIdenticalToWholeBackward) {
   OptimizerConfig adam;
   adam.kind = OptimizerKind::Adam;

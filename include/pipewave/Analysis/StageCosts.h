@@ -93,6 +93,10 @@ struct StageWork {
   double parameterBytes = 0;
   /// Bytes of each parameter argument of the stage function.
   std::vector<double> parameterTensorBytes;
+  /// ... of those whose gradient the runtime adds to the step's: the CPU
+  /// lowering's accumulating backward (pipe-accumulate-gradients) adds the
+  /// others in its GEMM or reduction itself.
+  std::vector<double> accumulatedTensorBytes;
   double stashBytes = 0;
   /// Bytes of the non-parameter arguments (the stash under full
   /// recompute).

@@ -33,6 +33,19 @@ namespace pipewave {
 inline constexpr llvm::StringLiteral kWorkspaceBytesAttr =
     "pipewave.workspace_bytes";
 
+/// pipe-accumulate-gradients: on a stage function, the accumulating
+/// variants of its `pipe.bwd` and `pipe.bwd_weight`; on an argument of such
+/// a variant, the index of the result it accumulates into.
+inline constexpr llvm::StringLiteral kAccumulatingBwdAttr = "pipewave.bwd_acc";
+inline constexpr llvm::StringLiteral kAccumulatingBwdWeightAttr =
+    "pipewave.bwd_weight_acc";
+inline constexpr llvm::StringLiteral kAccumulatesAttr = "pipewave.accumulates";
+/// The module's dictionary in which pipe-stage-abi records, by wrapper name,
+/// which results of an accumulating variant accumulate (array<i32>, one
+/// entry per result).
+inline constexpr llvm::StringLiteral kAccumulatingResultsAttr =
+    "pipewave.accumulating";
+
 /// The spellings of MatmulLowering for an option (`matmul`).
 inline llvm::cl::ValuesClass matmulLoweringValues() {
   return llvm::cl::values(
@@ -68,6 +81,13 @@ struct LowerToLLVMOptions
                      "workspace buffer the runtime allocates once "
                      "(pipe-plan-workspace); false: they are allocated and "
                      "freed at every call"),
+      llvm::cl::init(true)};
+  Option<bool> accumulate{
+      *this, "accumulate",
+      llvm::cl::desc("Give every backward an accumulating variant that adds "
+                     "parameter gradients to their accumulators (GEMMs with "
+                     "beta = 1; pipe-accumulate-gradients); false: the "
+                     "runtime adds every microbatch's gradient itself"),
       llvm::cl::init(true)};
 };
 

@@ -81,6 +81,49 @@ def PipeFuseElementwise
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PipeAccumulateGradients
+    : Pass<"pipe-accumulate-gradients", "::mlir::ModuleOp"> {
+  let summary = "Adds the accumulating variants of the backward functions";
+  let description = [{
+    Runs on the tensor-level stage functions in `pipe-lower-to-llvm`, after
+    TOSA became linalg and before bufferization. For every stage with
+    `pipe.bwd` (and `pipe.bwd_weight`) it adds a copy of that function,
+    `@<name>_acc`, named by `pipewave.bwd_acc` (`pipewave.bwd_weight_acc`)
+    on the stage function, in which parameter gradients add to what the
+    caller passes instead of to zeros. The runtime calls the copy for the
+    microbatches of a step after the first, passing each gradient's
+    accumulator, so a weight gradient is one GEMM with beta = 1 on the
+    accumulator instead of a GEMM into a temporary and an addition.
+
+    A result can accumulate when it is the gradient of a `pipe.param`
+    argument (every result of `pipe.bwd_weight` is), used only by the
+    return, and made (through `tensor.collapse_shape`/`expand_shape`) by
+    a plain f32 `linalg.matmul`/`batch_matmul` or a `linalg.generic` whose
+    payload only adds to the init, on a zero `linalg.fill`. The copy takes
+    one more argument per such result, last, of the result's type, with
+    `pipewave.accumulates = r` (the result's index) and
+    `bufferization.writable = true`; the op's init becomes that argument
+    (reshaped back) and the fill goes. The result is still returned: after
+    bufferization it is the argument's own buffer, and `pipe-stage-abi`
+    passes the result buffer for both. Other results are left as they are.
+
+    ```mlir
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x128xf32>) -> ...
+    %g = linalg.batch_matmul ins(%a, %b : ...) outs(%f : ...) -> ...
+    return %g : tensor<1x64x128xf32>
+    // in @bwd_acc(..., %acc: tensor<1x64x128xf32>
+    //                  {bufferization.writable = true,
+    //                   pipewave.accumulates = 0 : i64}):
+    %g = linalg.batch_matmul ins(%a, %b : ...) outs(%acc : ...) -> ...
+    return %g : tensor<1x64x128xf32>
+    ```
+
+    Stages with no such result get no copy.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
 def PipeUniqueResultBuffers
     : Pass<"pipe-unique-result-buffers", "::mlir::func::FuncOp"> {
   let summary = "Gives every returned allocation its own result buffer";
@@ -220,6 +263,16 @@ def PipeStageABI : Pass<"pipe-stage-abi", "::mlir::ModuleOp"> {
     / `<prefix><k>_backward_weight` call `pipe.bwd_input` / `pipe.bwd_weight`
     when present. `args` holds the called function's arguments in order and
     `results` its results in order (pipewave-runtime/model.h).
+
+    The accumulating variants of `pipe-accumulate-gradients`
+    (`pipewave.bwd_acc`, `pipewave.bwd_weight_acc`) get
+    `<prefix><k>_backward_acc` / `<prefix><k>_backward_weight_acc`. Their
+    arguments marked `pipewave.accumulates = r` are not in `args`: the
+    wrapper passes result buffer `r` for them, so the function adds to what
+    the caller left there, and the copy of such an argument into its own
+    result buffer is erased. The module attribute `pipewave.accumulating`
+    records, by wrapper name, an `array<i32>` with a 1 for every result that
+    accumulates.
   }];
   let options = [
     Option<"prefix", "prefix", "std::string", /*default=*/"\"pw_stage\"",

@@ -160,6 +160,12 @@ struct PipeCompileOptions : public PipelineScheduleOptions<PipeCompileOptions> {
                      "function, allocated once by the runtime "
                      "(pipe-plan-workspace)"),
       llvm::cl::init(true)};
+  Option<bool> accumulate{
+      *this, "accumulate",
+      llvm::cl::desc("target=cpu: backward functions that add parameter "
+                     "gradients to their accumulators after a step's first "
+                     "microbatch (pipe-accumulate-gradients)"),
+      llvm::cl::init(true)};
   Option<std::string> cudaArch{
       *this, "cuda-arch",
       llvm::cl::desc("target=cuda: the GPU architecture (sm_<NN>)"),

@@ -61,6 +61,14 @@ struct StageDesc {
   int64_t backwardWorkspace = 0;
   int64_t backwardInputWorkspace = 0;
   int64_t backwardWeightWorkspace = 0;
+  /// The accumulating variants (pipe-accumulate-gradients), empty for none,
+  /// their workspaces, and per grad arg which of them accumulate it (bit 0:
+  /// backward, bit 1: backward_weight); empty when neither exists.
+  std::string backwardAccSymbol;
+  std::string backwardWeightAccSymbol;
+  int64_t backwardAccWorkspace = 0;
+  int64_t backwardWeightAccWorkspace = 0;
+  std::vector<int32_t> gradAccumulates;
 };
 
 /// pw_model.
@@ -108,6 +116,13 @@ mlir::FailureOr<ModelDesc> readModelDesc(mlir::ModuleOp module,
 /// pipe-stage-abi records for functions with a workspace
 /// (pipe-plan-workspace); a wrapper it does not name has none.
 void readWorkspaceSizes(mlir::ModuleOp module, ModelDesc &desc);
+
+/// Sets the accumulating variants of `desc`'s backward functions from the
+/// module attribute `pipewave.accumulating` (wrapper name -> which results
+/// accumulate) that pipe-stage-abi records for the variants of
+/// pipe-accumulate-gradients; a stage with none keeps none. Call after
+/// readWorkspaceSizes.
+void readAccumulatingVariants(mlir::ModuleOp module, ModelDesc &desc);
 
 /// Adds the constant `pw_model` for `desc` to `module`, with
 /// `const pw_model *pw_get_model(void)`, and, when `withMain`,

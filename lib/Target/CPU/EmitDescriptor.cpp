@@ -48,7 +48,8 @@ struct Emitter {
                                  i32, ptr, ptr, i32, ptr,           // training
                                  ptr, ptr, ptr, i32, ptr,           // backward
                                  i32, ptr,                          // state
-                                 i64, i64, i64, i64}, // workspaces
+                                 i64, i64, i64, i64,       // workspaces
+                                 ptr, ptr, ptr, i64, i64}, // accumulating
                            "struct.pw_stage");
     actionTy = StructType::create(
         ctx, {i32, i32, i32, i32, i32, i64, i32, i32, i32}, "struct.pw_action");
@@ -112,7 +113,12 @@ struct Emitter {
                         OFF(pw_stage, forward_workspace),
                         OFF(pw_stage, backward_workspace),
                         OFF(pw_stage, backward_input_workspace),
-                        OFF(pw_stage, backward_weight_workspace)},
+                        OFF(pw_stage, backward_weight_workspace),
+                        OFF(pw_stage, backward_acc),
+                        OFF(pw_stage, backward_weight_acc),
+                        OFF(pw_stage, grad_accumulates),
+                        OFF(pw_stage, backward_acc_workspace),
+                        OFF(pw_stage, backward_weight_acc_workspace)},
                        "pw_stage", error) &&
            checkLayout(actionTy, sizeof(pw_action),
                        {OFF(pw_action, kind), OFF(pw_action, stage),
@@ -233,7 +239,12 @@ struct Emitter {
                     c64(s.forwardWorkspace),
                     c64(s.backwardWorkspace),
                     c64(s.backwardInputWorkspace),
-                    c64(s.backwardWeightWorkspace)}));
+                    c64(s.backwardWeightWorkspace),
+                    stageFn(s.backwardAccSymbol),
+                    stageFn(s.backwardWeightAccSymbol),
+                    array32(s.gradAccumulates, "grad_accumulates"),
+                    c64(s.backwardAccWorkspace),
+                    c64(s.backwardWeightAccWorkspace)}));
 
     std::vector<int32_t> groupPool;
     SmallVector<Constant *> ranks;

@@ -382,3 +382,48 @@ void pipewave::target::readWorkspaceSizes(ModuleOp module, ModelDesc &desc) {
     stage.backwardWeightWorkspace = bytesOf(stage.backwardWeightSymbol);
   }
 }
+
+void pipewave::target::readAccumulatingVariants(ModuleOp module,
+                                                ModelDesc &desc) {
+  auto flags = module->getAttrOfType<DictionaryAttr>("pipewave.accumulating");
+  auto sizes = module->getAttrOfType<DictionaryAttr>("pipewave.workspaces");
+  if (!flags)
+    return;
+  auto bytesOf = [&](const std::string &symbol) -> int64_t {
+    auto bytes = sizes ? sizes.getAs<IntegerAttr>(symbol) : IntegerAttr();
+    return bytes ? bytes.getInt() : 0;
+  };
+  for (StageDesc &stage : desc.stages) {
+    if (stage.backwardSymbol.empty())
+      continue;
+    // Result j of the weight function is the gradient of the j-th
+    // parameter among the grad args.
+    std::vector<size_t> params;
+    for (size_t k = 0; k < stage.gradArgs.size(); ++k)
+      if (stage.argSource[stage.gradArgs[k]] == PW_FROM_PARAM)
+        params.push_back(k);
+    std::vector<int32_t> accumulates(stage.gradArgs.size(), 0);
+    std::string bwd = stage.backwardSymbol + "_acc";
+    if (auto results = flags.getAs<DenseI32ArrayAttr>(bwd);
+        results && results.size() == static_cast<int64_t>(accumulates.size())) {
+      for (size_t k = 0; k < accumulates.size(); ++k)
+        accumulates[k] |= results[k] ? 1 : 0;
+      stage.backwardAccSymbol = bwd;
+      stage.backwardAccWorkspace = bytesOf(bwd);
+    }
+    std::string weight = stage.backwardWeightSymbol.empty()
+                             ? std::string()
+                             : stage.backwardWeightSymbol + "_acc";
+    if (auto results = weight.empty() ? DenseI32ArrayAttr()
+                                      : flags.getAs<DenseI32ArrayAttr>(weight);
+        results && results.size() == static_cast<int64_t>(params.size())) {
+      for (size_t j = 0; j < params.size(); ++j)
+        accumulates[params[j]] |= results[j] ? 2 : 0;
+      stage.backwardWeightAccSymbol = weight;
+      stage.backwardWeightAccWorkspace = bytesOf(weight);
+    }
+    if (!stage.backwardAccSymbol.empty() ||
+        !stage.backwardWeightAccSymbol.empty())
+      stage.gradAccumulates = accumulates;
+  }
+}

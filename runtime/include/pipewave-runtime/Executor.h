@@ -352,6 +352,14 @@ private:
   /// Adds the scratch gradients of `st`'s parameter targets that the B/W
   /// just run did not write straight into their accumulators.
   void accumulateParameters(const StageState &st);
+  /// Whether every parameter gradient `st` computes already holds a value
+  /// this step (then the accumulating variants may add to it).
+  bool parametersStarted(const StageState &st) const;
+  /// The buffer of parameter target `k` for an accumulating variant
+  /// (`variant`: the bit of pw_stage.grad_accumulates): the accumulator
+  /// when the variant adds to it (targetDirect[k]), else the scratch.
+  void *accumulatingResult(const StageState &st, const pw_stage &stage,
+                           size_t k, int32_t variant);
   /// Calls `fn` on the compute stream with argPointers, then the workspace
   /// when `workspaceBytes` (the function's *_workspace) is not 0, and
   /// resultPointers.

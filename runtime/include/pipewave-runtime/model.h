@@ -67,7 +67,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 5
+#define PW_MODEL_ABI_VERSION 6
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -181,6 +181,20 @@ typedef struct pw_stage {
   int64_t backward_workspace;
   int64_t backward_input_workspace;
   int64_t backward_weight_workspace;
+
+  /* Accumulating variants (CPU models; NULL, 0 and NULL when absent):
+   * backward_acc and backward_weight_acc take the arguments and results of
+   * backward and backward_weight, but add the gradient of every grad arg
+   * whose bit is set in grad_accumulates[k] (bit 0: backward_acc, bit 1:
+   * backward_weight_acc; num_grad_args entries) to what its result buffer
+   * already holds instead of overwriting it, so the caller can pass the
+   * gradient accumulator itself. Their other results are written as by the
+   * plain functions. */
+  pw_stage_fn backward_acc;
+  pw_stage_fn backward_weight_acc;
+  const int32_t *grad_accumulates;
+  int64_t backward_acc_workspace;
+  int64_t backward_weight_acc_workspace;
 } pw_stage;
 
 /* One action of a rank; mirrors the sched dialect. */
