@@ -19,6 +19,7 @@
 #include "MatmulUtils.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -121,10 +122,7 @@ struct PipeAccumulateGradientsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<func::FuncOp> stages;
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (pipe::getStage(fn) >= 0 && !fn.isExternal())
-        stages.push_back(fn);
+    SmallVector<func::FuncOp> stages = pipe::getDefinedStageFunctions(module);
     for (func::FuncOp stage : stages) {
       auto gradArgs = stage->getAttrOfType<DenseI64ArrayAttr>(
           pipe::PipeDialect::GradArgsAttrHelper::getNameStr());

@@ -12,6 +12,7 @@
 
 #include "pipewave/Conversion/Passes.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 #include "pipewave/Dialect/Sched/IR/Sched.h"
 
 namespace pipewave {
@@ -30,10 +31,7 @@ struct PipeIsolateStagesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<func::FuncOp> stages;
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (pipe::getStage(fn) >= 0 && !fn.isExternal())
-        stages.push_back(fn);
+    SmallVector<func::FuncOp> stages = pipe::getDefinedStageFunctions(module);
     if (stages.empty()) {
       module.emitError() << "pipe-isolate-stages: the module has no stage "
                             "function (func.func with pipe.stage); run "

@@ -32,6 +32,7 @@
 
 #include "MemRefDescriptor.h"
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -83,10 +84,7 @@ struct PipeStageABIPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<func::FuncOp> stages;
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (pipe::getStage(fn) >= 0 && !fn.isExternal())
-        stages.push_back(fn);
+    SmallVector<func::FuncOp> stages = pipe::getDefinedStageFunctions(module);
     for (func::FuncOp fn : stages)
       if (failed(addWrappers(fn, symbols)))
         return signalPassFailure();

@@ -34,6 +34,15 @@ pipewave::pipe::getStageFunctions(func::FuncOp entry, StringRef passName) {
   return stages;
 }
 
+SmallVector<func::FuncOp>
+pipewave::pipe::getDefinedStageFunctions(ModuleOp module) {
+  SmallVector<func::FuncOp> stages;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (getStage(fn) >= 0 && !fn.isExternal())
+      stages.push_back(fn);
+  return stages;
+}
+
 int64_t pipewave::pipe::getEntryBatch(func::FuncOp entry) {
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
     if (isParam(entry, i))

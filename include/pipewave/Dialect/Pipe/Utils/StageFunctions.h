@@ -26,6 +26,11 @@ namespace pipewave::pipe {
 mlir::FailureOr<std::vector<mlir::func::FuncOp>>
 getStageFunctions(mlir::func::FuncOp entry, llvm::StringRef passName);
 
+/// The stage functions (`pipe.stage`) `module` defines, in module order
+/// (after pipe-isolate-stages, the functions the lowering works on).
+llvm::SmallVector<mlir::func::FuncOp>
+getDefinedStageFunctions(mlir::ModuleOp module);
+
 /// The global batch (dimension 0 of the first data input with a static one)
 /// or 0.
 int64_t getEntryBatch(mlir::func::FuncOp entry);
