@@ -22,6 +22,8 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
+#include "llvm/ADT/MapVector.h"
+
 #include <functional>
 
 using namespace mlir;
@@ -205,22 +207,52 @@ void pipewave::forEachDerivedBackwardOp(
       set.insert(op->result_begin(), op->result_end());
   };
 
+  auto differentiated = [&](Value v) {
+    return isa<ShapedType>(v.getType()) &&
+           (in(fromActivation, v) || in(fromParam, v));
+  };
+  // The gradient terms each differentiated value receives (one per use that
+  // differentiates it, one for a returned value): pipe-autodiff adds the
+  // terms of a value used more than once. A region's argument stands for
+  // its holder's operand (a pipe.recompute body).
+  auto canonical = [&](Value v) {
+    for (int depth = 0; depth < 16; ++depth) {
+      Operation *holder = holderOf(v);
+      if (!holder || holder == fn.getOperation())
+        return v;
+      unsigned index = cast<BlockArgument>(v).getArgNumber();
+      if (index >= holder->getNumOperands())
+        return v;
+      v = holder->getOperand(index);
+    }
+    return v;
+  };
+  llvm::MapVector<Value, unsigned> terms;
+  auto countTerms = [&](Operation *op) {
+    bool returns = op == body.getTerminator();
+    if (!returns && !llvm::any_of(op->getResults(), differentiated))
+      return;
+    for (Value operand : op->getOperands())
+      if (differentiated(operand))
+        ++terms[canonical(operand)];
+  };
+
   // Post-order: a region's ops before their holder, each block in order.
   fn.getBody().walk([&](Operation *op) {
-    if (op->hasTrait<OpTrait::IsTerminator>())
+    if (op->hasTrait<OpTrait::IsTerminator>()) {
+      if (op == body.getTerminator())
+        countTerms(op);
       return;
+    }
     propagate(op, fromActivation);
     propagate(op, fromParam);
     propagate(op, fromData);
     if (op->getNumRegions() > 0)
       return;
+    countTerms(op);
     FailureOr<OpCost> cost = getOpCost(op);
     if (failed(cost) || cost->kind == sim::OpClass::Free)
       return;
-    auto differentiated = [&](Value v) {
-      return isa<ShapedType>(v.getType()) &&
-             (in(fromActivation, v) || in(fromParam, v));
-    };
     auto sink = [&](Value v, const sim::OpWork &work) {
       emit(op, work, in(fromActivation, v));
     };
@@ -273,6 +305,33 @@ void pipewave::forEachDerivedBackwardOp(
       if (differentiated(operand))
         sink(operand, work);
   });
+
+  // The adds of the terms of each value used more than once, charged to the
+  // op that defines it (or, for an argument, its first user); a value made
+  // from parameters alone keeps its size when the batch is split.
+  for (auto [value, count] : terms) {
+    if (count < 2)
+      continue;
+    auto type = dyn_cast<ShapedType>(value.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    Operation *owner = value.getDefiningOp();
+    if (!owner)
+      for (Operation &op : body.without_terminator())
+        if (llvm::is_contained(op.getOperands(), value)) {
+          owner = &op;
+          break;
+        }
+    if (!owner)
+      continue;
+    double adds = count - 1;
+    sim::OpWork add;
+    add.kind = sim::OpClass::Elementwise;
+    add.flops = adds * static_cast<double>(type.getNumElements());
+    add.bytes = adds * 3 * typeBytes(type);
+    add.fixedSize = !in(fromData, value);
+    emit(owner, add, in(fromActivation, value));
+  }
 }
 
 /// True if `value` (a result of a backward function) is made by a

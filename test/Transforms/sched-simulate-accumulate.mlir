@@ -12,16 +12,15 @@
 
 // Stage 0 per microbatch (2 samples), input data: five 2 x 8 x 8 matmuls
 // (256 FLOPs each: 1.256 us): dv = g^T . dk, dg = dk . v^T, h^T . dg,
-// dh = dg . w^T, x^T . dh; dw = h^T . dg + x^T . dh (a 768 B add:
-// 0.768 us; the derived backward does not price it). The runtime
+// dh = dg . w^T, x^T . dh; dw = h^T . dg + x^T . dh (a 768 B add of w's
+// two terms: 0.768 us, in the derived backward too). The runtime
 // accumulates w's gradient (256 B: 1 us + 2.56 us, for one microbatch of
 // the 2: 1.78 us on average) and not v's (its matmul adds to the
 // accumulator):
-//   generated: B = W = 5 x 1.256 + 0.768 + 1.78 + 10 = 18.828 us
-//   derived:   B = W = 5 x 1.256 + 1.78 + 10 = 18.06 us
+//   B = W = 5 x 1.256 + 0.768 + 1.78 + 10 = 18.828 us
 // (with v's accumulation too, each would be 1.78 us more).
 // DERIVED:        stage function             F            B            I            W
-// DERIVED-NEXT:   0     main_stage0          {{[0-9.e-]+}} 1.806e-05    1e-05        1.806e-05
+// DERIVED-NEXT:   0     main_stage0          {{[0-9.e-]+}} 1.8828e-05   1e-05        1.8828e-05
 // GENERATED:      stage function             F            B            I            W
 // GENERATED-NEXT: 0     main_stage0          {{[0-9.e-]+}} 1.8828e-05   {{[0-9.e-]+}} 1.8828e-05
 

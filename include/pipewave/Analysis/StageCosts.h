@@ -20,8 +20,10 @@
 //   the swapped shape (dA = dY x B^T: M x N x K; dB = A^T x dY: K x M x N);
 //   any other op one forward's worth of its work per differentiated operand
 //   (a transcendental's as element-wise arithmetic of 3 flops an element).
-//   A transpose of a value that depends on no data (a weight) does not
-//   scale with the microbatch.
+//   A value used more than once costs one element-wise add of its size per
+//   extra gradient term (pipe-autodiff sums the terms). A transpose of a
+//   value that depends on no data (a weight), or a sum of its terms, does
+//   not scale with the microbatch.
 // * I, W: the costs of `pipe.bwd_input` / `pipe.bwd_weight` when present;
 //   else half of the `pipe.bwd` cost each; before pipe-autodiff, the derived
 //   gradients of values that depend on the activation argument (I) and the
