@@ -30,7 +30,9 @@ For the 2-rank 1F1B MLP it also prints the ideal step: the step's matmul
 FLOPs (forward, and backward without the input gradient of the first layer)
 split over 2 ranks at a single-core sgemm rate measured in this run
 (torch.mm on one thread, 256x512x512, best of 20), times (M + S - 1) / M for
-the pipeline bubble.
+the pipeline bubble. For the 1-rank full-batch MLP it prints the same FLOPs
+on one core against both frameworks' median steps: how far each is from the
+GEMM rate, which bounds the ratio the two can reach.
 
 PyTorch comes from a virtual environment: --venv DIR is used if it has torch,
 else created there (python3 -m venv; pip install torch); without --venv one
@@ -469,6 +471,7 @@ def main():
               "PyTorch median / min (ms) | pipewave / PyTorch (median of "
               "rounds) | losses (5 steps) |")
         print("|---|---|---|---|---|", flush=True)
+        after = []
         for name, ranks, m, schedule in CONFIGS:
             m = m or WORKLOADS[model]
             exe = os.path.join(work, "pw-%d-%d-%s" % (ranks, m, schedule))
@@ -491,19 +494,37 @@ def main():
                      statistics.median(ratios),
                      " ".join("%.2f" % r for r in ratios), agree),
                   flush=True)
+            widths, batch, layers = 512, 256, 8
+            flops = 2 * batch * widths * widths * (3 * layers - 1)
+            if model == "mlp" and ranks == 1 and m == 1:
+                # One rank, no pipeline: the matmuls alone at the measured
+                # rates bound both frameworks' step.
+                pw = statistics.median(summary(r)[0] for r in pw_runs)
+                pt = statistics.median(summary(r)[0] for r in pt_runs)
+                for name, r in (("torch.mm", rate), ("OpenBLAS", blas_rate)):
+                    if not r:
+                        continue
+                    ideal = flops / (r * 1e9) * 1e3
+                    after.append(
+                        "ideal 1-rank full-batch step at %s's %.1f GFLOP/s: "
+                        "%.1f ms; pipewave median %.1f ms = %.2f x ideal, "
+                        "PyTorch median %.1f ms = %.2f x ideal"
+                        % (name, r, ideal, pw, pw / ideal, pt, pt / ideal))
             if model == "mlp" and ranks == 2 and schedule == "1f1b":
-                widths, batch, layers = 512, 256, 8
-                flops = 2 * batch * widths * widths * (3 * layers - 1)
                 best = statistics.median(summary(r)[0] for r in pw_runs)
                 # At the faster of the two measured sgemm rates.
                 for name, r in (("torch.mm", rate), ("OpenBLAS", blas_rate)):
                     if not r:
                         continue
                     ideal = flops / 2 / (r * 1e9) * (m + 1) / m * 1e3
-                    print("\nideal 2-rank 1F1B step at %s's %.1f GFLOP/s: "
-                          "%.1f ms; pipewave median %.1f ms = %.2f x ideal"
-                          % (name, r, ideal, best, best / ideal), flush=True)
-                print(flush=True)
+                    after.append("ideal 2-rank 1F1B step at %s's %.1f "
+                                 "GFLOP/s: %.1f ms; pipewave median %.1f ms "
+                                 "= %.2f x ideal"
+                                 % (name, r, ideal, best, best / ideal))
+        # The ideal steps, after the table.
+        for line in after:
+            print("\n" + line, flush=True)
+        print(flush=True)
         # Backward / forward per microbatch from pipewave's trace.
         m = WORKLOADS[model]
         exe = os.path.join(work, "pw-2-%d-1f1b" % m)

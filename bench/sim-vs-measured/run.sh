@@ -6,7 +6,7 @@
 # simulator with the durations measured in that trace; the simulator with
 # the per-op cost model on DEVICE). Prints a Markdown table.
 #
-#   bench/sim-vs-measured/run.sh BUILD_DIR [STEPS] [DEVICE] [MODELS]
+#   bench/sim-vs-measured/run.sh BUILD_DIR [STEPS] [DEVICE] [MODELS] [ROUNDS]
 #
 # Default 20 steps on the cpu device file; DEVICE host is this machine as
 # pipewave-calibrate measured it. MODELS (default "mlp transformer"): also
@@ -14,22 +14,26 @@
 # transformer256, 4 blocks of width 256 (gen-transformer.py here), where
 # compute dominates (four 2-rank rows each). Single-threaded OpenBLAS.
 # The last columns compare with the fastest step of the run, the one least
-# disturbed on a loaded machine. More ranks than free cores
-# (4 ranks on a 2-core machine) oversubscribe the CPU: every message then
-# waits for a time slice, which no simulator input describes.
+# disturbed on a loaded machine. ROUNDS (default 1) runs every row that many
+# times, round-robin over the rows, and reports the medians over the rounds
+# (measured step, calibrated simulation) and the fastest step of all.
+# More ranks than free cores (4 ranks on a 2-core machine) oversubscribe
+# the CPU: every message then waits for a time slice, which no simulator
+# input describes.
 set -eu
-build=${1:?usage: run.sh BUILD_DIR [STEPS]}
+build=${1:?usage: run.sh BUILD_DIR [STEPS] [DEVICE] [MODELS] [ROUNDS]}
 steps=${2:-20}
 device=${3:-cpu}
 models=${4:-mlp transformer}
+rounds=${5:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/inputs.sh"
-echo "device: $device; load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "device: $device; $rounds round(s) of $steps steps; load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-echo "| model | schedule | S | ranks | M | measured (µs) | calibrated sim (µs) | calibrated / measured | cost-model sim (µs) | cost-model / measured | fastest step (µs) | cost-model / fastest |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-# row MODEL RANKS STAGES M SCHEDULE [OPTIONS...]
+# row MODEL RANKS STAGES M SCHEDULE [OPTIONS...]: compiles the row and
+# simulates it; the runs come after every row is compiled.
+: > "$work/rows"
 row() {
   model=$1 ranks=$2 stages=$3 m=$4 schedule=$5
   shift 5
@@ -42,15 +46,9 @@ row() {
   "$build/bin/pipewave-opt" "$name.mlir" -o /dev/null \
     --sched-simulate="device=$device report=-" --sched-export="file=$name.txt" \
     > "$name.report"
-  # shellcheck disable=SC2086
-  "$build/bin/pipewave-run" -n "$ranks" "$name" $data --steps "$steps" \
-    --optimizer adam --lr 0.001 --trace "$name.trace.json" > /dev/null 2>&1
   label=$(echo "$schedule $*" | sed 's/ *$//')
-  python3 "$here/compare.py" "$name.trace.json" "$name.txt" "$name.report" \
-    "$build/bin/pipewave-sim-calibrated" "$device" |
-    awk -v model="$model" -v s="$label" -v st="$stages" -v r="$ranks" -v m="$m" '
-      { printf "| %s | %s | %d | %d | %d | %.0f | %.0f | %.2f | %.1f | %.3f | %.0f | %.2f |\n",
-          model, s, st, r, m, $1, $2, $2 / $1, $3, $3 / $1, $4, $3 / $4 }'
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$model" "$label" "$stages" \
+    "$ranks" "$m" "$name" "$data" >> "$work/rows"
 }
 
 for model in $models; do
@@ -73,3 +71,39 @@ for model in $models; do
   row "$model" 4 4 4 1f1b
   row "$model" 4 4 4 zb-h1
 done
+
+# The runs, round-robin over the rows (ABC ABC ...): a slow minute of the
+# machine then falls on every row alike instead of on one. (mpirun reads
+# its standard input: each run gets /dev/null, not the list of rows.)
+round=1
+while [ "$round" -le "$rounds" ]; do
+  while IFS="$(printf '\t')" read -r model label stages ranks m name data; do
+    # shellcheck disable=SC2086
+    "$build/bin/pipewave-run" -n "$ranks" "$name" $data --steps "$steps" \
+      --optimizer adam --lr 0.001 --trace "$name.trace.$round.json" \
+      < /dev/null > /dev/null 2>&1
+    python3 "$here/compare.py" "$name.trace.$round.json" "$name.txt" \
+      "$name.report" "$build/bin/pipewave-sim-calibrated" "$device" \
+      < /dev/null >> "$name.rounds"
+  done < "$work/rows"
+  round=$((round + 1))
+done
+
+echo "| model | schedule | S | ranks | M | measured (µs) | calibrated sim (µs) | calibrated / measured | cost-model sim (µs) | cost-model / measured | fastest step (µs) | cost-model / fastest |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+# Per row: the medians over the rounds of the measured step and of the
+# calibrated simulation, the cost model (the same every round) and the
+# fastest step of all rounds.
+while IFS="$(printf '\t')" read -r model label stages ranks m name data; do
+  python3 - "$name.rounds" "$model" "$label" "$stages" "$ranks" "$m" <<'PY'
+import statistics, sys
+rows = [[float(x) for x in line.split()] for line in open(sys.argv[1])]
+measured = statistics.median(r[0] for r in rows)
+calibrated = statistics.median(r[1] for r in rows)
+cost = rows[0][2]
+fastest = min(r[3] for r in rows)
+print("| %s | %s | %s | %s | %s | %.0f | %.0f | %.2f | %.1f | %.3f | %.0f | %.2f |"
+      % (*sys.argv[2:7], measured, calibrated, calibrated / measured, cost,
+         cost / measured, fastest, cost / fastest))
+PY
+done < "$work/rows"
