@@ -165,6 +165,40 @@ static sim::OpWork transposeOf(Value value, bool fixedSize) {
   return work;
 }
 
+/// The reductions GradientEmitter::sumToShape makes to bring a gradient of
+/// type `from` to the shape of `to` (a broadcast operand): a reduce_sum over
+/// each broadcast axis, outermost first.
+static SmallVector<sim::OpWork> sumToShapeWork(ShapedType from, ShapedType to) {
+  SmallVector<sim::OpWork> reductions;
+  if (!from.hasStaticShape() || !to.hasStaticShape() || from == to)
+    return reductions;
+  SmallVector<int64_t> shape(from.getShape());
+  double elementBytes =
+      typeBytes(from) / std::max<double>(from.getNumElements(), 1);
+  int64_t offset = from.getRank() - to.getRank();
+  auto count = [](ArrayRef<int64_t> dims) {
+    double n = 1;
+    for (int64_t d : dims)
+      n *= static_cast<double>(d);
+    return n;
+  };
+  for (int64_t d = 0; d < from.getRank(); ++d) {
+    int64_t target = d < offset ? 1 : to.getDimSize(d - offset);
+    if (target != 1 || shape[d] == 1)
+      continue;
+    double in = count(shape);
+    sim::OpWork reduce;
+    reduce.kind = count(ArrayRef<int64_t>(shape).drop_front(d + 1)) > 1
+                      ? sim::OpClass::OuterReduction
+                      : sim::OpClass::Reduction;
+    shape[d] = 1;
+    reduce.flops = in;
+    reduce.bytes = (in + count(shape)) * elementBytes;
+    reductions.push_back(reduce);
+  }
+  return reductions;
+}
+
 void pipewave::forEachDerivedBackwardOp(
     func::FuncOp fn,
     llvm::function_ref<void(Operation *, const sim::OpWork &, bool)> emit) {
@@ -288,22 +322,56 @@ void pipewave::forEachDerivedBackwardOp(
       }
       return;
     }
+    // tosa.add, sub and mul as GradientRules/Elementwise.cpp differentiates
+    // them: dY itself for an add's or sub's operand (a negation for a sub's
+    // second), dY times the other operand for a mul's; an operand that was
+    // broadcast gets its gradient summed back to its shape.
+    if (isa<tosa::AddOp, tosa::SubOp, tosa::MulOp>(op)) {
+      auto result = dyn_cast<ShapedType>(op->getResult(0).getType());
+      for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+        auto type = dyn_cast<ShapedType>(operand.getType());
+        if (i > 1 || !differentiated(operand) || !result || !type)
+          continue;
+        if (isa<tosa::MulOp>(op))
+          sink(operand, cost->work());
+        for (const sim::OpWork &reduce : sumToShapeWork(result, type))
+          sink(operand, reduce);
+        if (isa<tosa::SubOp>(op) && i == 1 && type.hasStaticShape()) {
+          sim::OpWork negate;
+          negate.kind = sim::OpClass::Elementwise;
+          negate.flops = static_cast<double>(type.getNumElements());
+          negate.bytes = 2 * typeBytes(type);
+          negate.fixedSize = !in(fromData, operand);
+          sink(operand, negate);
+        }
+      }
+      return;
+    }
     // Any other op: one forward's worth of work per differentiated operand
     // (a transcendental's derivative is element-wise arithmetic: about 3
-    // flops an element, e.g. tanh's dY (1 - t^2)).
+    // flops an element, e.g. tanh's dY (1 - t^2); erf's, sin's and cos's
+    // also evaluate one exp, cos or sin: 8 flops an element).
     sim::OpWork work = cost->work();
+    std::optional<sim::OpWork> evaluation;
     if (work.kind == sim::OpClass::Transcendental) {
-      work.kind = sim::OpClass::Elementwise;
       double elements = 0;
       for (Type type : op->getResultTypes())
         if (auto shaped = dyn_cast<ShapedType>(type);
             shaped && shaped.hasStaticShape())
           elements += static_cast<double>(shaped.getNumElements());
+      if (isa<tosa::ErfOp, tosa::SinOp, tosa::CosOp>(op)) {
+        evaluation = work;
+        evaluation->flops = 8 * elements;
+      }
+      work.kind = sim::OpClass::Elementwise;
       work.flops = 3 * elements;
     }
     for (Value operand : op->getOperands())
-      if (differentiated(operand))
+      if (differentiated(operand)) {
+        if (evaluation)
+          sink(operand, *evaluation);
         sink(operand, work);
+      }
   });
 
   // The adds of the terms of each value used more than once, charged to the

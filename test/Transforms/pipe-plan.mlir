@@ -46,8 +46,8 @@
 // planner's own simulation.
 // RUN: pipewave-opt %t.mlir --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule=replicas=1 --sched-simulate="device=%S/Inputs/plan-device.json devices-per-node=4 report=-" -o /dev/null | FileCheck %s --check-prefix=SIM
 // SIM:      sched-simulate: "1f1b", 2 stages on 2 ranks (8 devices), 4 microbatches, on slow (977 KiB per device)
-// SIM-NEXT: step time: 0.00160275 s (1.60 ms)
-// SIM-NEXT: bubble fraction: 0.2074
+// SIM-NEXT: step time: 0.00160054 s (1.60 ms)
+// SIM-NEXT: bubble fraction: 0.2075
 
 // MANUAL: func.func private @main_stage0
 // MANUAL: func.func private @main_stage1

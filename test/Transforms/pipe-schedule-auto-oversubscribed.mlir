@@ -5,8 +5,8 @@
 // their durations by ranks / cores, but oversubscribed ranks also wait for
 // time slices at every message, which it does not model.
 
-// With 3 cores the 4-rank candidates simulate faster (175 us, stretched by
-// 4/3) than the 2-rank ones with full recompute (202-236 us), yet rank last.
+// With 3 cores the 4-rank candidates simulate faster (172 us, stretched by
+// 4/3) than the 2-rank ones with full recompute (199-235 us), yet rank last.
 // RUN: sed 's/"cores": 2/"cores": 3/' %S/Inputs/sim-calibrated-device.json > %t.three-cores.json
 // RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=auto device=%t.three-cores.json microbatches=2" --sched-verify 2>&1 | FileCheck %s --check-prefix=THREE
 
@@ -24,14 +24,14 @@
 // THREE-NEXT:   6 candidate(s) with more ranks than the 3 cores of calibrated-unit rank last (oversubscribed: the ranks would wait for time slices, which the simulation does not model)
 // THREE-NEXT:   recompute: none
 // THREE-NEXT:     schedule                   M recompute ranks    step time   bubble  peak memory  fits
-// THREE-NEXT:   * hanayo waves=1             2 none          2       142 us
-// THREE-NEXT:     interleaved chunks=2       2 none          2       142 us
-// THREE-NEXT:     zb-v                       2 none          2       172 us
-// THREE-NEXT:     interleaved chunks=2       2 full          2       202 us
-// THREE-NEXT:     hanayo waves=1             2 full          2       205 us
-// THREE-NEXT:     zb-v                       2 full          2       236 us   {{.*}}   yes{{$}}
-// THREE-NEXT:     1f1b                       2 none          4       175 us   {{.*}} yes, oversubscribed
-// THREE:        zb-h1                      2 full          4       266 us   {{.*}} yes, oversubscribed
+// THREE-NEXT:   * hanayo waves=1             2 none          2       139 us
+// THREE-NEXT:     interleaved chunks=2       2 none          2       139 us
+// THREE-NEXT:     zb-v                       2 none          2       169 us
+// THREE-NEXT:     interleaved chunks=2       2 full          2       199 us
+// THREE-NEXT:     hanayo waves=1             2 full          2       204 us
+// THREE-NEXT:     zb-v                       2 full          2       235 us   {{.*}}   yes{{$}}
+// THREE-NEXT:     1f1b                       2 none          4       172 us   {{.*}} yes, oversubscribed
+// THREE:        zb-h1                      2 full          4       263 us   {{.*}} yes, oversubscribed
 // THREE:      sched.program "hanayo"
 
 // EIGHT:      remark: pipe-schedule: schedule=auto chose 1f1b microbatches=2

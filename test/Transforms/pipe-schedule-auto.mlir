@@ -2,7 +2,7 @@
 // Inputs/sim-unit-device.json (1 GFLOP/s, 1 GB/s links without latency) and
 // keeps the fastest that fits in memory. The model is the one of
 // sched-simulate.mlir: two stages, F = 320 and 72 ns for the batch of 4,
-// B (derived from the forward ops) 0 and 104 ns.
+// B (derived from the forward ops) 0 and 72 ns.
 // Only gpipe, 1f1b and zb-h1 run two stages on two ranks or more.
 
 // RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=auto device=%S/Inputs/sim-unit-device.json" --sched-verify 2>&1 | FileCheck %s --check-prefix=FAST
@@ -18,30 +18,30 @@
 // FAST-NEXT:   2 stages, fixed by the partition; microbatches: the divisors of the batch 4 up to 64
 // FAST-NEXT:   recompute: none (the stash of every stage) or full (the stage inputs only; the backward runs the forward again)
 // FAST-NEXT:     schedule                   M recompute ranks    step time   bubble  peak memory  fits
-// FAST-NEXT:   * zb-h1                      4 none          2      0.45 us   0.4477        306 B   yes
-// FAST-NEXT:     1f1b                       4 none          2      0.47 us   0.4667        201 B   yes
-// FAST:        1f1b                       1 full          2      1.15 us   0.6149        256 B   yes
+// FAST-NEXT:   * zb-h1                      4 none          2      0.43 us   0.4642        306 B   yes
+// FAST-NEXT:     1f1b                       4 none          2      0.45 us   0.4833        201 B   yes
+// FAST:        1f1b                       1 full          2      1.12 us   0.6182        256 B   yes
 // FAST:      sched.program "zb-h1" stages 2 microbatches 4 {
 
 // With 300 B ZB-H1 (306 B) no longer fits: 1F1B with 4 microbatches. By
-// hand: F = 80 / 18 ns, B = 0 / 26 ns per microbatch (stage 0 has nothing
+// hand: F = 80 / 18 ns, B = 0 / 18 ns per microbatch (stage 0 has nothing
 // to differentiate), 32 ns per message, 1 ns for the optimizer. Rank 1 runs
-// F0 [112, 130], B0 [130, 156], F1 [192, 210], B1 [210, 236], F2 [300, 318],
-// B2 [318, 344], F3 [380, 398], B3 [398, 424]; rank 0 runs F0 [0, 80], F1
-// [80, 160], B0 at 188, F2 [188, 268], B1 at 268, F3 [268, 348], then B2 at
-// 376 and B3 at 456, when the last gradient arrives. The agreement on
-// non-finite values (8 B all-reduced: 8 ns) ends at 464, rank 1's optimizer
-// at 465. The last stage holds
+// F0 [112, 130], B0 [130, 148], F1 [192, 210], B1 [210, 228], F2 [292, 310],
+// B2 [310, 328], F3 [372, 390], B3 [390, 408]; rank 0 runs F0 [0, 80], F1
+// [80, 160], B0 at 180, F2 [180, 260], B1 at 260, F3 [260, 340], then B2 at
+// 360 and B3 at 440, when the last gradient arrives. The agreement on
+// non-finite values (8 B all-reduced: 8 ns) ends at 448, rank 1's optimizer
+// at 449. The last stage holds
 // the weights, their gradients and moments (128 B) and one microbatch
 // (73 B): 201 B.
 // BUDGET:      remark: pipe-schedule: schedule=auto chose 1f1b microbatches=4
-// BUDGET:      * 1f1b                       4 none          2      0.47 us   0.4667        201 B   yes
+// BUDGET:      * 1f1b                       4 none          2      0.45 us   0.4833        201 B   yes
 // BUDGET:      sched-simulate: "1f1b", 2 stages on 2 ranks, 4 microbatches, on unit (300 B per device)
-// BUDGET-NEXT: step time: 4.65e-07 s (0.47 us)
+// BUDGET-NEXT: step time: 4.49e-07 s (0.45 us)
 
 // With 200 B only full recompute (the stage inputs stashed) fits.
 // RECOMPUTE: remark: pipe-schedule: schedule=auto chose 1f1b microbatches=4 with full recompute (run pipe-recompute{policy=full} before pipe-autodiff)
-// RECOMPUTE: * 1f1b                       4 full          2      0.74 us   0.4008        192 B   yes
+// RECOMPUTE: * 1f1b                       4 full          2      0.72 us   0.4097        192 B   yes
 // RECOMPUTE: sched.program "1f1b" stages 2 microbatches 4 {
 
 // NONE:      error: pipe-schedule: schedule=auto: no candidate fits in 100 B per device

@@ -18,12 +18,15 @@
 //     1 GB/s: 0.0365 us
 //   ops: 3.6125 us; F = 3.6125 + 10 (action) = 13.6125 us
 //   The backward (no pipe.bwd: derived from these ops) differentiates only
-//   the parameter: the mul's gradient for p (W), one mul: 0.0365 us; the
-//   rest depends on data only. p is broadcast over the batch, so its
-//   gradient is a sum that adds to the accumulator itself (the CPU
-//   lowering's accumulating backward; sched-simulate-accumulate.mlir has
-//   one the runtime adds). B = 0.0365 + 10 (action) = 10.0365 us, I = 10 us
-//   (the action), W = 10.0365 us
+//   the parameter: the mul's gradient for p (W), one mul (0.0365 us) and,
+//   p being broadcast over the batch, the sum of that product over the
+//   batch: reduce_sum axis 0 of [4,2] to [1,2] (outer: 40 B a batch, 20 B
+//   a microbatch at 2 GB/s, 1.01 us); the
+//   rest depends on data only. That sum adds to the accumulator itself
+//   (the CPU lowering's accumulating backward;
+//   sched-simulate-accumulate.mlir has one the runtime adds).
+//   B = 1.0465 + 10 (action) = 11.0465 us, I = 10 us (the action),
+//   W = 11.0465 us
 //   optimizer: one tensor of 8 B: 10 us + 0.08 us
 // Stage 1: reduce_sum axis 0 of [4,2] (outer: 20 B at 2 GB/s, 1.01 us),
 //   reduce_sum axis 1 of [1,2] (innermost: 6 B at 1 GB/s, 1.006 us):
@@ -31,7 +34,7 @@
 //   once (I): B = I = 2.016 + 10 = 12.016 us, W = 10 us (the action); no
 //   parameter: no accumulation, no optimizer step.
 // CHECK:      stage function             F            B            I            W            optimizer
-// CHECK-NEXT: 0     main_stage0          1.36125e-05  1.00365e-05  1e-05        1.00365e-05  1.008e-05
+// CHECK-NEXT: 0     main_stage0          1.36125e-05  1.10465e-05  1e-05        1.10465e-05  1.008e-05
 // CHECK-NEXT: 1     main_stage1          1.2016e-05   1.2016e-05   1.2016e-05   1e-05        0
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},

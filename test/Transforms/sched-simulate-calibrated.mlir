@@ -25,15 +25,17 @@
 // (the action).
 // Stage 1: the add of 4x8 and 1x8 touches 288 B (144 B a microbatch:
 // 0.144 us), the reductions 160 and 36 B (0.08 and 0.018 us), plus 1 us
-// each and 10 us for the action: F = 13.242 us. Its backward: the add's
-// gradient for the activation (I) and for b (W), one add each, and each
-// reduction's once (I): I = 3.242 + 10 = 13.242 us, W = 1.144 + 10 =
-// 11.144 us, B = 4.386 + 10 = 14.386 us. The Adam steps: 10 us + 256 B
+// each and 10 us for the action: F = 13.242 us. Its backward: the add
+// passes dY to the activation unchanged (nothing to compute) and sums it
+// over the batch for the broadcast b (W: a reduction of 4x8 to 1x8, 160 B
+// touched a batch, 80 B a microbatch: 0.08 + 1 us), and each reduction
+// costs its forward once (I): I = 2.098 + 10 = 12.098 us, W = 1.08 + 10 =
+// 11.08 us, B = 3.178 + 10 = 13.178 us. The Adam steps: 10 us + 256 B
 // (32 B) at 100 MB/s.
 // CHECK:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on calibrated-unit
 // CHECK:      stage function             F            B            I            W            optimizer
 // CHECK-NEXT: 0     main_stage0          1.1256e-05   1.1256e-05   1e-05        1.1256e-05   1.256e-05
-// CHECK-NEXT: 1     main_stage1          1.3242e-05   1.4386e-05   1.3242e-05   1.1144e-05   1.032e-05
+// CHECK-NEXT: 1     main_stage1          1.3242e-05   1.3178e-05   1.2098e-05   1.108e-05    1.032e-05
 
 // SHARED:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on calibrated-unit
 // SHARED:      oversubscribed: 2 ranks on 1 cores, every duration stretched by 2
@@ -46,7 +48,7 @@
 // RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=gpipe microbatches=2" --sched-simulate="device=%t.cold.json report=-" -o /dev/null | FileCheck %s --check-prefix=COLD
 // COLD:      stage function             F            B            I            W            optimizer
 // COLD-NEXT: 0     main_stage0          1.3816e-05   1.1256e-05   1e-05        1.1256e-05   1.256e-05
-// COLD-NEXT: 1     main_stage1          1.3242e-05   1.4386e-05   1.3242e-05   1.1144e-05   1.032e-05
+// COLD-NEXT: 1     main_stage1          1.3242e-05   1.3178e-05   1.2098e-05   1.108e-05    1.032e-05
 
 // Transposed layouts (a matmulKernels table where "tn-small" takes 3x
 // "nn-small"): the weight gradient x^T . dY reads x transposed, so its

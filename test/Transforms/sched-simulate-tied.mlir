@@ -8,17 +8,19 @@
 // Inputs/sim-unit-device.json): 128 ns, the same on both ranks, starting
 // when the later of them reaches it.
 
-// CHECK-DAG: {"name":"tied w","cat":"allreduce","ph":"X","pid":0,"tid":0,"ts":0.{{69(6|59)[0-9]*}},"dur":0.{{12(8|79)[0-9]*}},
-// CHECK-DAG: {"name":"tied w","cat":"allreduce","ph":"X","pid":1,"tid":0,"ts":0.{{69(6|59)[0-9]*}},"dur":0.{{12(8|79)[0-9]*}},
+// CHECK-DAG: {"name":"tied w","cat":"allreduce","ph":"X","pid":0,"tid":0,"ts":0.{{64(8|79)[0-9]*}},"dur":0.{{12(8|79)[0-9]*}},
+// CHECK-DAG: {"name":"tied w","cat":"allreduce","ph":"X","pid":1,"tid":0,"ts":0.{{64(8|79)[0-9]*}},"dur":0.{{12(8|79)[0-9]*}},
 
 // Rank 0's backward (derived before pipe-autodiff) differentiates only 'w':
-// the add's gradient for it (32 FLOPs a batch) and the tanh's (3 FLOPs an
-// element: 96), 64 ns a microbatch at 1 GFLOP/s. The second microbatch's
-// gradient arrives at 632 ns, so rank 0's last backward ends at 696 ns; the
+// the add passes the gradient through unchanged (w has the add's shape:
+// nothing to compute), and the tanh's costs 3 FLOPs an element (96 a
+// batch), 48 ns a microbatch at 1 GFLOP/s. Rank 1's is its two reductions
+// (40 FLOPs a batch, 20 ns a microbatch), so the second microbatch's
+// gradient arrives at 600 ns and rank 0's last backward ends at 648 ns; the
 // step ends after the tied all-reduce (128 ns), the runtime's agreement on
 // non-finite values (an all-reduce of 8 B: 8 ns) and the optimizer step
-// (4 ns).
-// REPORT: step time: 8.36e-07 s
+// (4 ns): 788 ns.
+// REPORT: step time: 7.88e-07 s
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
                 %w: tensor<4x8xf32> {pipe.name = "w", pipe.param}) -> tensor<f32> {

@@ -18,23 +18,24 @@
 // it has no parameter: its backward differentiates nothing (B = I = W = 0,
 // as the generated one in the AUTODIFF run below). Stage 1 is an add (32
 // FLOPs) and two reductions (32 + 8): F = 72 / 2 = 36 ns. Its backward,
-// derived before pipe-autodiff, costs one forward op per differentiated
-// operand: the add's two (the activation's into I, the weight's into W) and
-// each reduction's one (I): I = (32 + 32 + 8) / 2 = 36 ns, W = 32 / 2 =
-// 16 ns, B = 52 ns. Every op is compute bound (at most 288 bytes, 1.3 ns).
+// derived before pipe-autodiff as the gradient rules make it: the add
+// passes dY to the activation (nothing to compute) and sums it over the
+// batch for the broadcast weight (a 32-FLOP reduction, W = 16 ns); each
+// reduction costs its forward once (I): I = (32 + 8) / 2 = 20 ns, B =
+// 36 ns. Every op is compute bound (at most 288 bytes, 1.3 ns).
 // The activation sent per microbatch is 2x8xf32 = 64 B, 64 ns on the link.
 // The optimizer moves 7 x 32 parameter bytes: 1 ns.
 //
 // GPipe, M = 2:
 //   rank 0: F0 [0, 160], F1 [160, 320]
 //   act 0 arrives 224, act 1 arrives 384
-//   rank 1: F0 [224, 260], F1 [384, 420], B0 [420, 472], B1 [472, 524]
-//   grad 0 on the link [472, 536]; grad 1 waits for it: [536, 600]
-//   rank 0: B0 at 536, B1 at 600 (both empty)
+//   rank 1: F0 [224, 260], F1 [384, 420], B0 [420, 456], B1 [456, 492]
+//   grad 0 on the link [456, 520]; grad 1 waits for it: [520, 584]
+//   rank 0: B0 at 520, B1 at 584 (both empty)
 //   the runtime's agreement on non-finite values once every rank is done
-//   and every message arrived: an all-reduce of 8 B, [600, 608]
-//   rank 1: opt [608, 609]
-// Step 609 ns; busy 320 + 176 ns: bubble 1 - 496 / 1218 = 0.5928.
+//   and every message arrived: an all-reduce of 8 B, [584, 592]
+//   rank 1: opt [592, 593]
+// Step 593 ns; busy 320 + 144 ns: bubble 1 - 464 / 1186 = 0.6088.
 //
 // Memory. Stage 0 stashes its input and the tanh: 2 x 64 B per microbatch;
 // at the peak both microbatches (256 B) and one 64 B message. Stage 1
@@ -43,18 +44,18 @@
 // their gradients (32 B) and the Adam moments (64 B): 420 B.
 
 // CHECK:      sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on unit (1000 B per device)
-// CHECK-NEXT: step time: 6.09e-07 s (0.61 us)
-// CHECK-NEXT: bubble fraction: 0.5928
+// CHECK-NEXT: step time: 5.93e-07 s (0.59 us)
+// CHECK-NEXT: bubble fraction: 0.6088
 // CHECK-NEXT: memory: every rank fits
 // CHECK-NEXT: backward: derived from the forward ops as pipe-autodiff would generate it (no pipe.bwd functions)
 // CHECK-NEXT: per microbatch (seconds, bytes):
 // CHECK-NEXT:   stage function             F            B            I            W            optimizer    send         params       stash
 // CHECK-NEXT:   0     main_stage0          1.6e-07      0            0            0            0            64           0            128
-// CHECK-NEXT:   1     main_stage1          3.6e-08      5.2e-08      3.6e-08      1.6e-08      1e-09        0            32           146
+// CHECK-NEXT:   1     main_stage1          3.6e-08      3.6e-08      2e-08        1.6e-08      1e-09        0            32           146
 // CHECK-NEXT: peak memory per device (bytes):
 // CHECK-NEXT:   rank  stages   busy         weights      gradients    optimizer    stash        buffers      total                     fits
 // CHECK-NEXT:   0     0        3.2e-07      0            0            0            256          64           320          320 B        yes
-// CHECK-NEXT:   1     1        1.76e-07     32           32           64           292          0            420          420 B        yes
+// CHECK-NEXT:   1     1        1.44e-07     32           32           64           292          0            420          420 B        yes
 
 // The trace is one JSON object with a list of events.
 // TRACE:      {"displayTimeUnit":"ms","traceEvents":[
@@ -62,10 +63,10 @@
 // TRACE-DAG:  {"name":"process_name","ph":"M","pid":1,"args":{"name":"rank 1 (device 1)"}},
 // TRACE-DAG:  {"name":"F s0 mb0","cat":"compute","ph":"X","pid":0,"tid":0,"ts":0,"dur":0.16,
 // TRACE-DAG:  {"name":"F s0 mb1","cat":"compute","ph":"X","pid":0,"tid":0,"ts":0.16,"dur":0.16,
-// TRACE-DAG:  {"name":"B s0 mb0","cat":"compute","ph":"X","pid":0,"tid":0,"ts":0.536,"dur":0,
+// TRACE-DAG:  {"name":"B s0 mb0","cat":"compute","ph":"X","pid":0,"tid":0,"ts":0.52,"dur":0,
 // TRACE-DAG:  {"name":"F s1 mb0","cat":"compute","ph":"X","pid":1,"tid":0,"ts":0.224,
 // TRACE-DAG:  {"name":"send act s0 mb0 -> r1","cat":"comm","ph":"X","pid":0,"tid":1,"ts":0.16,
-// TRACE-DAG:  {"name":"send grad s1 mb1 -> r0","cat":"comm","ph":"X","pid":1,"tid":1,"ts":0.536{{[0-9]*}},
+// TRACE-DAG:  {"name":"send grad s1 mb1 -> r0","cat":"comm","ph":"X","pid":1,"tid":1,"ts":0.52{{[0-9]*}},
 // TRACE:      ]}
 // TRACE-NOT:  {{.}}
 
@@ -78,17 +79,17 @@
 // SVG:         </svg>
 // SVG-NOT:     {{.}}
 // TITLES-DAG:  <title>F s0 mb0: 0.00 us - 0.16 us</title>
-// TITLES-DAG:  <title>B s0 mb1: 0.60 us - 0.60 us</title>
+// TITLES-DAG:  <title>B s0 mb1: 0.58 us - 0.58 us</title>
 
 // Without report= the report is a remark on the program.
 // REMARK:      remark: sched-simulate: "gpipe", 2 stages on 2 ranks
-// REMARK-NEXT: step time: 6.09e-07 s (0.61 us)
+// REMARK-NEXT: step time: 5.93e-07 s (0.59 us)
 
 // With 400 B per device the second rank does not fit.
 // SMALL: sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on unit (400 B per device)
 // SMALL: memory: some rank does not fit
 // SMALL: 0     0        3.2e-07      0            0            0            256          64           320          320 B        yes
-// SMALL: 1     1        1.76e-07     32           32           64           292          0            420          420 B        no
+// SMALL: 1     1        1.44e-07     32           32           64           292          0            420          420 B        no
 
 // After pipe-microbatch and pipe-autodiff the stage functions compute one
 // microbatch and the backward is costed from the generated functions:
@@ -103,7 +104,7 @@
 // memory bandwidth (256 B / 2 per microbatch), every message pays a
 // latency of 5 us and the agreement's all-reduce two (10 us).
 // H100: sched-simulate: "gpipe", 2 stages on 2 ranks, 2 microbatches, on h100
-// H100: step time: 2.00009e-05 s (20.0 us)
+// H100: step time: 2.00008e-05 s (20.0 us)
 // H100: 0     main_stage0          3.8209e-11
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},

@@ -18,8 +18,13 @@
 //   previous stage's activation). A `tosa.matmul` A x B costs, per
 //   differentiated operand, a transpose of the other operand and a matmul of
 //   the swapped shape (dA = dY x B^T: M x N x K; dB = A^T x dY: K x M x N);
+//   a `tosa.add` / `sub` nothing for an operand of the result's shape (a
+//   negation for a sub's second), a `tosa.mul` one mul, and a broadcast
+//   operand a reduce_sum per broadcast axis (GradientEmitter::sumToShape);
 //   any other op one forward's worth of its work per differentiated operand
-//   (a transcendental's as element-wise arithmetic of 3 flops an element).
+//   (a transcendental's as element-wise arithmetic of 3 flops an element,
+//   plus the exp, cos or sin that erf's, sin's and cos's derivatives
+//   evaluate).
 //   A value used more than once costs one element-wise add of its size per
 //   extra gradient term (pipe-autodiff sums the terms). A transpose of a
 //   value that depends on no data (a weight), or a sum of its terms, does
