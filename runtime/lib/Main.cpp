@@ -56,37 +56,6 @@
 
 namespace pipewave::runtime {
 
-void report(const Backend *backend, const std::string &message) {
-  std::fflush(stdout);
-  if (backend && backend->size() > 1)
-    std::fprintf(stderr, "pipewave: rank %d: %s\n", backend->rank(),
-                 message.c_str());
-  else
-    std::fprintf(stderr, "pipewave: %s\n", message.c_str());
-  std::fflush(stderr);
-}
-
-void printLine(const std::string &line) {
-  std::fputs((line + "\n").c_str(), stdout);
-  std::fflush(stdout);
-}
-
-void printStepLine(const std::string &line) {
-  static auto lastFlush = std::chrono::steady_clock::time_point();
-  std::fputs((line + "\n").c_str(), stdout);
-  auto now = std::chrono::steady_clock::now();
-  if (now - lastFlush >= std::chrono::milliseconds(500)) {
-    std::fflush(stdout);
-    lastFlush = now;
-  }
-}
-
-std::string formatDouble(const char *format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), format, value);
-  return buffer;
-}
-
 namespace {
 
 /// Prints `message` once per job: an error every rank decides the same way
@@ -423,17 +392,6 @@ int Driver::execute() {
   return isOutputRank ? finishOutputs(executor.outputs()) : ExitOk;
 }
 
-void Driver::logStep(int64_t step, double loss, double ms, double samples) {
-  // Numbers as the one JSON writer prints them: the shortest text that reads
-  // back as the same double; null for a non-finite loss.
-  std::string line = "{\"step\": " + std::to_string(step) +
-                     ", \"loss\": " + jsonNumber(loss) +
-                     ", \"time_ms\": " + jsonNumber(ms) +
-                     ", \"samples_per_s\": " + jsonNumber(samples) + "}\n";
-  if (std::fputs(line.c_str(), logFile) < 0 || std::fflush(logFile) != 0)
-    throw Error("cannot write --log-json '" + options.logJson + "'");
-}
-
 void Driver::chooseGemmThreads() {
   // The ranks sharing this host's CPUs: every rank of a loopback run (one
   // process), else this host's ranks as the launcher says.
@@ -459,77 +417,6 @@ void Driver::chooseGemmThreads() {
   std::string kernels = gemmKernels(std::getenv("OPENBLAS_CORETYPE"));
   if (!kernels.empty())
     gemmThreads += ", " + kernels;
-}
-
-void Driver::printSummary(const std::vector<double> &times) {
-  // Step 1 (warm-up: first touches, MPI connections) is left out.
-  std::vector<double> timed(times.begin() + 1, times.end());
-  double sum = 0;
-  for (double t : timed)
-    sum += t;
-  std::sort(timed.begin(), timed.end());
-  size_t n = timed.size();
-  double median =
-      n % 2 ? timed[n / 2] : 0.5 * (timed[n / 2 - 1] + timed[n / 2]);
-  printLine("steps 2-" + std::to_string(times.size()) + ": mean " +
-            formatDouble("%.3f", sum / double(n)) + " ms, median " +
-            formatDouble("%.3f", median) + " ms, min " +
-            formatDouble("%.3f", timed.front()) + " ms");
-}
-
-void Driver::printMemory(const Executor &executor) {
-  // Every rank's measured peak, printed by rank 0 in rank order.
-  const pw_rank_program &held = model.ranks[rank];
-  std::string stagesText, perMicrobatch;
-  for (int k = 0; k < held.num_stages; ++k) {
-    int s = held.stages[k];
-    stagesText += (k ? ", " : "") + std::to_string(s);
-    perMicrobatch += (k ? ", stage " : "stage ") + std::to_string(s) + " " +
-                     std::to_string(executor.activationBytes(s));
-  }
-  std::vector<std::string> all =
-      backend->gather("memory: rank " + std::to_string(rank) + " stages [" +
-                          stagesText + "]: peak activation memory " +
-                          std::to_string(executor.peakActivationBytes()) +
-                          " bytes (per microbatch: " + perMicrobatch + ")",
-                      0);
-  if (rank == 0)
-    for (const std::string &line : all)
-      printLine(line);
-  all = backend->gather("threads: rank " + std::to_string(rank) +
-                            ": GEMM threads " + gemmThreads,
-                        0);
-  if (rank == 0)
-    for (const std::string &line : all)
-      printLine(line);
-  all = backend->gather("waits: rank " + std::to_string(rank) + ": " +
-                            backend->waitingPolicy().description,
-                        0);
-  if (rank == 0)
-    for (const std::string &line : all)
-      printLine(line);
-  // The buffer the stage functions keep their temporaries in (allocated
-  // once; 0 when compiled with --no-workspace).
-  all = backend->gather("workspace: rank " + std::to_string(rank) + ": " +
-                            std::to_string(executor.workspaceBytes()) +
-                            " bytes for the temporaries of its stage "
-                            "functions",
-                        0);
-  if (rank == 0)
-    for (const std::string &line : all)
-      printLine(line);
-  // Steady state: the minor page faults of this rank's thread per step after
-  // the first (temporaries whose pages the C library returned to the system
-  // fault in again at every call).
-  if (faultsPerStep < 0)
-    return;
-  all = backend->gather("page faults: rank " + std::to_string(rank) + ": " +
-                            formatDouble("%.1f", faultsPerStep) +
-                            " minor faults per step after step 1",
-                        0);
-  if (rank == 0)
-    for (const std::string &line : all)
-      printLine(line);
 }
 
 } // namespace pipewave::runtime

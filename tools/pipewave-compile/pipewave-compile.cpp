@@ -34,6 +34,7 @@
 
 #include "CompileReport.h"
 #include "MatmulOptions.h"
+#include "ReadModel.h"
 
 #include "pipewave-runtime/model.h"
 #include "pipewave/Conversion/Passes.h"
@@ -45,11 +46,7 @@
 #include "pipewave/Import/StableHLOImporter.h"
 #include "pipewave/Pipelines/Pipelines.h"
 #include "pipewave/Schedule/Registry.h"
-#include "pipewave/Support/NestingDepth.h"
 #include "pipewave/Target/CPU.h"
-#ifdef PIPEWAVE_HAVE_ONNX
-#include "pipewave/Import/OnnxImporter.h"
-#endif
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -204,32 +201,12 @@ cl::opt<std::string> runtimeLib(
     cl::desc("The runtime to link instead of libpipewave_runtime from "
              "<bindir>/../lib (a library or object file)"),
     cl::init(""), cl::cat(category));
-cl::opt<int64_t> numParams(
-    "num-params",
-    cl::desc("StableHLO input: how many leading arguments are parameters "
-             "(default: the leading params.* arguments)"),
-    cl::init(-1), cl::cat(category));
-cl::opt<std::string> paramsPath(
-    "params",
-    cl::desc("StableHLO input: parameter values (a .safetensors file or a "
-             "directory of NAME.npy), written next to the output"),
-    cl::value_desc("file"), cl::init(""), cl::cat(category));
-cl::opt<int64_t> onnxBatchSize(
-    "batch-size",
-    cl::desc("ONNX input: the value of a symbolic batch dimension (dim 0) of "
-             "the graph inputs"),
-    cl::init(0), cl::cat(category));
 // Which tensors train (docs/onnx.md, "Parameters and constants").
 cl::list<std::string>
     frozenGlobs("frozen",
                 cl::desc("Freeze the parameters whose names match GLOB: no "
                          "gradient, never updated (repeatable)"),
                 cl::value_desc("glob"), cl::cat(category));
-cl::opt<bool> keepIdentityTies(
-    "keep-identity-ties",
-    cl::desc("ONNX input: keep Identity(initializer) aliases as one tied "
-             "parameter instead of a parameter of their own each"),
-    cl::init(false), cl::cat(category));
 cl::list<std::string> linkArgs("link-arg",
                                cl::desc("Extra argument for the link step "
                                         "(repeatable)"),
@@ -329,7 +306,8 @@ int main(int argc, char **argv) {
       ", or an alias of one) or auto";
   scheduleName.setDescription(scheduleHelp);
 
-  cl::HideUnrelatedOptions({&category, &pipewave::compile::reportCategory()});
+  cl::HideUnrelatedOptions({&category, &pipewave::compile::reportCategory(),
+                            &pipewave::compile::importCategory()});
   cl::ParseCommandLineOptions(
       argc, argv,
       "pipewave-compile: compiles a TOSA model into a pipeline-parallel "
@@ -402,69 +380,11 @@ int main(int argc, char **argv) {
   pipewave::compile::Progress progress;
   progress.phase("read the model");
   pipewave::SummaryInputs summaryInputs;
-  summaryInputs.modelFile = inputFile;
-  summaryInputs.modelFormat = "mlir";
-  OwningOpRef<ModuleOp> module;
-  if (StringRef(inputFile).ends_with(".onnx")) {
-    // An ONNX model goes through the importer; its initializer values are
-    // written next to the output (OUT.safetensors, for pipewave-run --init).
-#ifdef PIPEWAVE_HAVE_ONNX
-    pipewave::OnnxImportOptions options;
-    options.batchSize = onnxBatchSize;
-    options.keepIdentityTies = keepIdentityTies;
-    std::string output = defaultOutput();
-    if (output != "-") {
-      SmallString<256> weights(output);
-      sys::path::replace_extension(weights, "safetensors");
-      options.weightsPath = std::string(weights);
-    }
-    summaryInputs.modelFormat = "onnx";
-    summaryInputs.initFile = options.weightsPath;
-    module =
-        pipewave::importOnnxModel(inputFile, context, options, errorMessage);
-    if (!module)
-      return fail(errorMessage);
-    weightsWritten = options.weightsPath;
-#else
-    return fail("'" + inputFile +
-                "': this pipewave-compile was built "
-                "without the ONNX importer (libonnx-dev, libprotobuf-dev)");
-#endif
-  } else {
-    std::unique_ptr<MemoryBuffer> input =
-        openInputFile(inputFile, &errorMessage);
-    if (!input)
-      return fail(errorMessage);
-    if (inputFile != "-" && pipewave::isStableHLOSource(input->getBuffer())) {
-      // A JAX export goes through the StableHLO importer; the values of
-      // --params are written next to the output, as for ONNX.
-      pipewave::StableHLOImportOptions options;
-      options.numParams = numParams;
-      options.paramsPath = paramsPath;
-      std::string output = defaultOutput();
-      if (output != "-" && !paramsPath.empty()) {
-        SmallString<256> weights(output);
-        sys::path::replace_extension(weights, "safetensors");
-        options.weightsPath = std::string(weights);
-      }
-      summaryInputs.modelFormat = "stablehlo";
-      summaryInputs.initFile = options.weightsPath;
-      module = pipewave::importStableHLOModule(inputFile, context, options,
-                                               errorMessage);
-      if (!module)
-        return fail(errorMessage);
-      weightsWritten = options.weightsPath;
-    } else {
-      if (std::string deep =
-              pipewave::deepNestingError(input->getBuffer(), inputFile);
-          !deep.empty())
-        return fail(deep);
-      sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
-      module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-      if (!module)
-        return 1;
-    }
-  }
+  OwningOpRef<ModuleOp> module =
+      pipewave::compile::readModel(inputFile, defaultOutput(), context,
+                                   sourceMgr, summaryInputs, weightsWritten);
+  if (!module)
+    return 1;
 
   if (auto main = module->lookupSymbol<func::FuncOp>(entry))
     if (failed(
