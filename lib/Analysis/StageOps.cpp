@@ -436,13 +436,16 @@ bool stage_ops::gradientAddsInPlace(func::FuncOp stage, unsigned arg) {
     return false;
   }
   // Before pipe-autodiff: a weight's gradient is a matmul, a broadcast
-  // operand's (a bias, a scale) a sum over the broadcast dimensions.
+  // operand's (a bias, a scale) a sum over the broadcast dimensions. A
+  // sub's second operand negates that sum after it, so the runtime adds it.
   Value param = stage.getArgument(arg);
   if (!param.hasOneUse())
     return false;
   Operation *user = *param.getUsers().begin();
   if (isa<tosa::MatMulOp>(user))
     return true;
+  if (auto sub = dyn_cast<tosa::SubOp>(user); sub && sub.getInput2() == param)
+    return false;
   if (isa<tosa::AddOp, tosa::SubOp, tosa::MulOp>(user))
     return param.getType() != user->getResult(0).getType();
   return false;

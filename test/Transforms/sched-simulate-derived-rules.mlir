@@ -2,7 +2,8 @@
 // a broadcast parameter and of an erf, as the gradient rules make them
 // (Inputs/sim-calibrated-device-v2.json: 1 us per op but element-wise ops,
 // 10 us per action, element-wise ops at 1 GB/s, transcendental ops at
-// 100 MFLOP/s, outer-axis reductions at 2 GB/s).
+// 100 MFLOP/s, outer-axis reductions at 2 GB/s, accumulation 1 us +
+// 100 MB/s).
 //
 // Stage 0 per microbatch (2 of the 4 samples): y = x - p (p: 1x8,
 // broadcast over the batch), e = erf(y). Only p is differentiated:
@@ -14,13 +15,17 @@
 //   touched a batch, 80 B a microbatch at 2 GB/s: 0.04 us + 1 us) and the
 //   negation of the 1x8 sum, whose size does not change with the
 //   microbatch (64 B at 1 GB/s: 0.064 us).
-// W = B = 1.28 + 0.128 + 1.04 + 0.064 + 10 (action) = 12.512 us; I = 10 us
-// (the action; x is data).
+// - The negation comes after the sum, so the accumulating backward cannot
+//   add dp to its accumulator in the sum (pipe-accumulate-gradients): the
+//   runtime adds it, in one microbatch of the 2 (32 B: 1 us + 0.32 us at
+//   100 MB/s; 0.66 us on average).
+// W = B = 1.28 + 0.128 + 1.04 + 0.064 + 0.66 + 10 (action) = 13.172 us;
+// I = 10 us (the action; x is data).
 
 // RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=gpipe microbatches=2" --sched-simulate="device=%S/Inputs/sim-calibrated-device-v2.json report=-" -o /dev/null | FileCheck %s
 
 // CHECK:      stage function             F            B            I            W
-// CHECK-NEXT: 0     main_stage0          {{[0-9.e-]+}} 1.2512e-05   1e-05        1.2512e-05
+// CHECK-NEXT: 0     main_stage0          {{[0-9.e-]+}} 1.3172e-05   1e-05        1.3172e-05
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
                 %p: tensor<1x8xf32> {pipe.param, pipe.name = "p"}) -> tensor<f32> {
