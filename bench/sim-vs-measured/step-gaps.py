@@ -38,7 +38,9 @@ def load(path):
 
 def offsets(by_step, ranks):
     """rank -> its clock minus rank 0's (microseconds), from message bounds."""
-    low = collections.defaultdict(lambda: -1e18)
+    # A message from a to b: its receive ends (b's clock) no earlier than
+    # its send starts (a's clock), so d(a, b) = clock_b - clock_a is at most
+    # end - start; the messages from b to a bound it from below.
     high = collections.defaultdict(lambda: 1e18)
     for k in sorted(by_step)[1:]:
         sends, recvs = {}, {}
@@ -57,19 +59,15 @@ def offsets(by_step, ranks):
             else:
                 recvs[key] = (e["pid"], e["ts"] + e["dur"])
         for key, (a, start) in sends.items():
-            if key not in recvs or recvs[key][0] == a:
-                continue
-            b, end = recvs[key]
-            # clock_b = clock_a + d(a, b); end_b >= start_a in real time.
-            high[(a, b)] = min(high[(a, b)], end - start)
-            low[(b, a)] = max(low[(b, a)], start - end)
-    # d(a, b) lies in [low(a, b), high(a, b)], where low(a, b) = -high(b, a).
+            if key in recvs and recvs[key][0] != a:
+                b, end = recvs[key]
+                high[(a, b)] = min(high[(a, b)], end - start)
     pair = {}
-    for (a, b) in set(high) | set(low):
-        lo = max(low[(a, b)], -high[(b, a)])
-        hi = min(high[(a, b)], -low[(b, a)])
-        if lo > -1e17 and hi < 1e17:
+    for (a, b) in high:
+        lo, hi = -high.get((b, a), 1e18), high[(a, b)]
+        if lo > -1e17:
             pair[(a, b)] = ((lo + hi) / 2, hi - lo)
+            pair[(b, a)] = (-(lo + hi) / 2, hi - lo)
     known = {ranks[0]: (0.0, 0.0)}
     frontier = [ranks[0]]
     while frontier:

@@ -165,6 +165,19 @@ static sim::OpWork transposeOf(Value value, bool fixedSize) {
   return work;
 }
 
+/// `ops` element-wise ops over `type`, each touching `tensors` tensors of it
+/// (an add of two into a third: 3); `fixedSize` when the value does not
+/// shrink with the microbatch.
+static sim::OpWork elementwiseWork(ShapedType type, double ops, int tensors,
+                                   bool fixedSize) {
+  sim::OpWork work;
+  work.kind = sim::OpClass::Elementwise;
+  work.flops = ops * static_cast<double>(type.getNumElements());
+  work.bytes = ops * tensors * typeBytes(type);
+  work.fixedSize = fixedSize;
+  return work;
+}
+
 /// The reductions GradientEmitter::sumToShape makes to bring a gradient of
 /// type `from` to the shape of `to` (a broadcast operand): a reduce_sum over
 /// each broadcast axis, outermost first.
@@ -177,10 +190,7 @@ static SmallVector<sim::OpWork> sumToShapeWork(ShapedType from, ShapedType to) {
       typeBytes(from) / std::max<double>(from.getNumElements(), 1);
   int64_t offset = from.getRank() - to.getRank();
   auto count = [](ArrayRef<int64_t> dims) {
-    double n = 1;
-    for (int64_t d : dims)
-      n *= static_cast<double>(d);
-    return n;
+    return static_cast<double>(ShapedType::getNumElements(dims));
   };
   for (int64_t d = 0; d < from.getRank(); ++d) {
     int64_t target = d < offset ? 1 : to.getDimSize(d - offset);
@@ -336,14 +346,8 @@ void pipewave::forEachDerivedBackwardOp(
           sink(operand, cost->work());
         for (const sim::OpWork &reduce : sumToShapeWork(result, type))
           sink(operand, reduce);
-        if (isa<tosa::SubOp>(op) && i == 1 && type.hasStaticShape()) {
-          sim::OpWork negate;
-          negate.kind = sim::OpClass::Elementwise;
-          negate.flops = static_cast<double>(type.getNumElements());
-          negate.bytes = 2 * typeBytes(type);
-          negate.fixedSize = !in(fromData, operand);
-          sink(operand, negate);
-        }
+        if (isa<tosa::SubOp>(op) && i == 1 && type.hasStaticShape())
+          sink(operand, elementwiseWork(type, 1, 2, !in(fromData, operand)));
       }
       return;
     }
@@ -392,13 +396,8 @@ void pipewave::forEachDerivedBackwardOp(
         }
     if (!owner)
       continue;
-    double adds = count - 1;
-    sim::OpWork add;
-    add.kind = sim::OpClass::Elementwise;
-    add.flops = adds * static_cast<double>(type.getNumElements());
-    add.bytes = adds * 3 * typeBytes(type);
-    add.fixedSize = !in(fromData, value);
-    emit(owner, add, in(fromActivation, value));
+    emit(owner, elementwiseWork(type, count - 1, 3, !in(fromData, value)),
+         in(fromActivation, value));
   }
 }
 

@@ -66,6 +66,17 @@ std::string weightsBeside(const std::string &output) {
   return std::string(weights);
 }
 
+/// An importer's module, or its error; the weights file it wrote is recorded.
+OwningOpRef<ModuleOp> imported(OwningOpRef<ModuleOp> module,
+                               const std::string &error,
+                               const std::string &weightsPath,
+                               std::string &weightsWritten) {
+  if (!module)
+    return failed(error);
+  weightsWritten = weightsPath;
+  return module;
+}
+
 } // namespace
 
 OwningOpRef<ModuleOp> readModel(const std::string &inputFile,
@@ -86,12 +97,8 @@ OwningOpRef<ModuleOp> readModel(const std::string &inputFile,
     options.weightsPath = weightsBeside(output);
     summary.modelFormat = "onnx";
     summary.initFile = options.weightsPath;
-    OwningOpRef<ModuleOp> module =
-        importOnnxModel(inputFile, context, options, errorMessage);
-    if (!module)
-      return failed(errorMessage);
-    weightsWritten = options.weightsPath;
-    return module;
+    return imported(importOnnxModel(inputFile, context, options, errorMessage),
+                    errorMessage, options.weightsPath, weightsWritten);
 #else
     return failed("'" + inputFile +
                   "': this pipewave-compile was built "
@@ -111,12 +118,9 @@ OwningOpRef<ModuleOp> readModel(const std::string &inputFile,
       options.weightsPath = weightsBeside(output);
     summary.modelFormat = "stablehlo";
     summary.initFile = options.weightsPath;
-    OwningOpRef<ModuleOp> module =
-        importStableHLOModule(inputFile, context, options, errorMessage);
-    if (!module)
-      return failed(errorMessage);
-    weightsWritten = options.weightsPath;
-    return module;
+    return imported(
+        importStableHLOModule(inputFile, context, options, errorMessage),
+        errorMessage, options.weightsPath, weightsWritten);
   }
   if (std::string deep = deepNestingError(input->getBuffer(), inputFile);
       !deep.empty())
