@@ -151,6 +151,8 @@ private:
                      const std::vector<std::string> &reports);
 
   // DriverStops.cpp
+  /// Collective: every rank flushes stdout, then waits for the others.
+  void flushStepLines();
   /// After a step the ranks found a non-finite value in (collective): rank
   /// 0 says what and where; true to go on (--on-nonfinite skip).
   bool reportNonfinite(const Executor &executor, int64_t step);

@@ -159,6 +159,9 @@ constexpr char kFailedReport = '!';
 
 bool Driver::saveCheckpoint(Executor &executor, int64_t step,
                             int64_t nextPosition) {
+  // A failed save ends the run: the step lines are out before (the save is
+  // collective, so no rank exits before every rank has flushed).
+  std::fflush(stdout);
   std::string stepDir = checkpointStepDir(options.checkpointDir, step);
   executor.downloadParameters();
   // A parameter several ranks hold is stored by the lowest of them, and

@@ -11,7 +11,16 @@
 
 namespace pipewave::runtime {
 
+void Driver::flushStepLines() {
+  // stdout is fully buffered (pw_runtime_main): the step lines go out before
+  // any rank can exit, since a launcher ends the job at the first non-zero
+  // exit and a rank's unflushed lines would be lost.
+  std::fflush(stdout);
+  backend->barrier("the other ranks to print their step lines");
+}
+
 bool Driver::reportNonfinite(const Executor &executor, int64_t step) {
+  flushStepLines();
   std::vector<std::string> found =
       backend->gather(executor.nonfiniteFinding(), 0);
   bool stop = options.onNonfinite == NonfinitePolicy::Stop;
@@ -47,6 +56,7 @@ bool Driver::reportNonfinite(const Executor &executor, int64_t step) {
 
 int Driver::stopOnSignal(Executor &executor, int64_t step, int signo,
                          bool saved, int64_t nextPosition) {
+  flushStepLines();
   bool save = training && options.checkpointOnSignal && !saved;
   if (save && !saveCheckpoint(executor, step, nextPosition))
     return ExitFailure;

@@ -423,6 +423,13 @@ void Driver::chooseGemmThreads() {
 
 extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
   using namespace pipewave::runtime;
+  // A launcher may give the ranks a terminal (Open MPI's mpirun does: a
+  // pty), on which stdout is line-buffered: every step line would then wake
+  // the launcher, which takes a core from a rank for tens of microseconds
+  // at a step boundary. Fully buffered, step lines leave at most every half
+  // second (printStepLine); every other line is flushed at once.
+  static char stdoutBuffer[1 << 16];
+  std::setvbuf(stdout, stdoutBuffer, _IOFBF, sizeof(stdoutBuffer));
   if (!model) {
     report(nullptr, "no model (pw_get_model() returned NULL)");
     return ExitBadModel;
