@@ -205,20 +205,56 @@ struct Children {
   std::vector<pid_t> livePids;
 };
 
+/// The numeric entries of directory `path` ("/proc": every process).
+std::vector<long> numericEntries(const std::string &path) {
+  std::vector<long> numbers;
+  DIR *dir = opendir(path.c_str());
+  if (!dir)
+    return numbers;
+  while (dirent *entry = readdir(dir)) {
+    char *end = nullptr;
+    long number = std::strtol(entry->d_name, &end, 10);
+    if (!*end && number > 0)
+      numbers.push_back(number);
+  }
+  closedir(dir);
+  return numbers;
+}
+
+/// The processes that may be `parent`'s children: those its threads list in
+/// /proc/PID/task/TID/children (exited ones stay there until reaped), a few
+/// files a check on a machine with any number of processes; where the
+/// kernel has no such file, every process. Runs every 100 ms beside ranks
+/// that may need every core: reading all of /proc each time would take a
+/// core from one of them for a millisecond or more.
+std::vector<long> candidateChildren(pid_t parent, bool &readable) {
+  std::string tasks = "/proc/" + std::to_string(parent) + "/task";
+  std::vector<long> candidates;
+  bool listed = false;
+  for (long task : numericEntries(tasks)) {
+    std::ifstream file(tasks + "/" + std::to_string(task) + "/children");
+    if (!file)
+      continue;
+    listed = true;
+    for (long pid; file >> pid;)
+      candidates.push_back(pid);
+  }
+  if (listed) {
+    readable = true;
+    return candidates;
+  }
+  candidates = numericEntries("/proc");
+  readable = !candidates.empty();
+  return candidates;
+}
+
 Children childrenOf(pid_t parent) {
   Children children;
-  DIR *proc = opendir("/proc");
-  if (!proc)
-    return children;
-  children.readable = true;
+  std::vector<long> candidates = candidateChildren(parent, children.readable);
   pid_t lowestExited = 0, lowestSignaled = 0;
   int exitedStatus = 0, signaledStatus = 0;
-  while (dirent *entry = readdir(proc)) {
-    char *end = nullptr;
-    long pid = std::strtol(entry->d_name, &end, 10);
-    if (*end || pid <= 0)
-      continue;
-    std::ifstream file("/proc/" + std::string(entry->d_name) + "/stat");
+  for (long pid : candidates) {
+    std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
     std::string stat;
     if (!std::getline(file, stat))
       continue;
@@ -252,7 +288,6 @@ Children childrenOf(pid_t parent) {
       (WIFEXITED(status) ? exitedStatus : signaledStatus) = status;
     }
   }
-  closedir(proc);
   children.firstFailure = exitedStatus ? exitedStatus : signaledStatus;
   return children;
 }
