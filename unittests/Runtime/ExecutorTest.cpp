@@ -68,8 +68,9 @@ void forwardWithWorkspace(void *const *args, void *const *results) {
   void *workspace = args[gWorkspaceArg];
   EXPECT_NE(workspace, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(workspace) % 64, 0u);
-  if (gWorkspaceSeen)
+  if (gWorkspaceSeen) {
     EXPECT_EQ(workspace, gWorkspaceSeen);
+  }
   gWorkspaceSeen = workspace;
   if (workspace)
     std::memset(workspace, 0xff, kWorkspaceBytes);
