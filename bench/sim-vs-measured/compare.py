@@ -14,7 +14,10 @@ the first count (the first pays for page faults and lazy initialisation).
               not taken); the median over the steps.
   calibrated: the simulator on ACTIONS with every stage's F, B, I, W and
               optimizer durations set to the medians of that stage's slices
-              in TRACE (the same run), the step's agreement on non-finite
+              in TRACE (the same run), each F, B, I and W with its share of
+              its rank's work outside the compute slices (the runtime
+              between slices and posting sends, median per step, over the
+              rank's compute actions), the step's agreement on non-finite
               values to the median of the last-arriving rank's "agree step"
               slice, messages of the sizes in REPORT on
               DEVICE's links (the cpu file: 1 us latency, 20 GB/s; a
@@ -103,9 +106,37 @@ def main(argv):
             continue
         durations.setdefault(key, []).append(e["dur"])
 
+    # A rank's own work outside its compute slices: the runtime between
+    # slices (time inside no slice) and posting its sends, per step (the
+    # median over the steps), shared out over the rank's compute actions.
+    # Waits (receives, completing sends, the agreement) are the simulator's.
+    overhead = {}  # stage -> seconds added to each of its F, B, I, W
+    for rank in {e["pid"] for e in events}:
+        per_step, actions, stages = [], 0, set()
+        for k in steps[1:]:
+            mine = sorted((e for e in events
+                           if e["args"]["step"] == k and e["pid"] == rank),
+                          key=lambda e: e["ts"])
+            if not mine:
+                continue
+            span = max(e["ts"] + e["dur"] for e in mine) - mine[0]["ts"]
+            covered = sum(e["dur"] for e in mine)
+            posting = sum(e["dur"] for e in mine if e.get("cat") == "send"
+                          and not e["name"].startswith("wait "))
+            per_step.append(max(span - covered, 0.0) + posting)
+            compute = [e for e in mine if e.get("cat") == "compute"]
+            actions = len(compute)
+            stages |= {int(re.search(r" s(\d+)", e["name"]).group(1))
+                       for e in compute}
+        if per_step and actions:
+            for stage in stages:
+                overhead[stage] = statistics.median(per_step) * 1e-6 / actions
+
     def median_s(kind, stage):
         values = durations.get((kind, stage))
-        return statistics.median(values) * 1e-6 if values else 0.0
+        if not values:
+            return 0.0
+        return statistics.median(values) * 1e-6 + overhead.get(stage, 0.0)
 
     # The step's agreement on non-finite values: the rank that arrives last
     # waits for no one, so its "agree step" slice is its scan of the
