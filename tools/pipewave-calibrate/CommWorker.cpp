@@ -11,7 +11,9 @@
 // ranks, an all-reduce of b bytes takes 2 latency + b / bandwidth. Then the
 // one-way time of messages from 8 B to 4 MiB, with sizes just below and
 // above 4 KiB and 64 KiB (where MPI transports switch from eager sends to a
-// rendezvous), for the simulator's pointToPoint table.
+// rendezvous), for the simulator's pointToPoint table. Every figure is the
+// median of five timed batches, not one mean, so that one interrupted batch
+// does not set it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +32,23 @@ namespace pipewave::calibrate {
 
 namespace {
 
+/// Each figure is the median of this many timed batches: a batch that a
+/// process of the machine interrupted (a core taken for a millisecond, as
+/// a launcher's wake-up can) then does not set it.
+constexpr int kBatches = 5;
+
+/// The median of `batches` runs of `measure()`.
+template <typename Measure> double medianOf(int batches, Measure measure) {
+  std::vector<double> times;
+  for (int b = 0; b < batches; ++b)
+    times.push_back(measure());
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
 /// One-way seconds of a `bytes` message, over `rounds` round trips.
-double pingPong(Backend &backend, std::vector<char> &buffer, size_t bytes,
-                int rounds) {
+double pingPongOnce(Backend &backend, std::vector<char> &buffer, size_t bytes,
+                    int rounds) {
   int peer = 1 - backend.rank();
   backend.barrier("ping-pong start");
   double start = backend.now();
@@ -48,14 +64,29 @@ double pingPong(Backend &backend, std::vector<char> &buffer, size_t bytes,
   return (backend.now() - start) / rounds / 2;
 }
 
-/// Seconds of one all-reduce of `count` floats, over `rounds`.
+/// The median over kBatches of pingPongOnce with `rounds` / kBatches each
+/// (both ranks compute the same medians from their own clocks; rank 0's
+/// are written).
+double pingPong(Backend &backend, std::vector<char> &buffer, size_t bytes,
+                int rounds) {
+  int each = std::max(rounds / kBatches, 1);
+  return medianOf(kBatches, [&] {
+    return pingPongOnce(backend, buffer, bytes, each);
+  });
+}
+
+/// Seconds of one all-reduce of `count` floats: the median over kBatches
+/// of batches of `rounds` / kBatches.
 double allReduce(Backend &backend, std::vector<float> &buffer, size_t count,
                  int rounds) {
-  backend.barrier("all-reduce start");
-  double start = backend.now();
-  for (int i = 0; i < rounds; ++i)
-    backend.allreduceSum(buffer.data(), count, {0, 1}, "all-reduce");
-  return (backend.now() - start) / rounds;
+  int each = std::max(rounds / kBatches, 1);
+  return medianOf(kBatches, [&] {
+    backend.barrier("all-reduce start");
+    double start = backend.now();
+    for (int i = 0; i < each; ++i)
+      backend.allreduceSum(buffer.data(), count, {0, 1}, "all-reduce");
+    return (backend.now() - start) / each;
+  });
 }
 
 } // namespace
