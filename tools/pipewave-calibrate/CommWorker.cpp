@@ -70,9 +70,8 @@ double pingPongOnce(Backend &backend, std::vector<char> &buffer, size_t bytes,
 double pingPong(Backend &backend, std::vector<char> &buffer, size_t bytes,
                 int rounds) {
   int each = std::max(rounds / kBatches, 1);
-  return medianOf(kBatches, [&] {
-    return pingPongOnce(backend, buffer, bytes, each);
-  });
+  return medianOf(kBatches,
+                  [&] { return pingPongOnce(backend, buffer, bytes, each); });
 }
 
 /// Seconds of one all-reduce of `count` floats: the median over kBatches
