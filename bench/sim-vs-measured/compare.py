@@ -75,12 +75,16 @@ def main(argv):
     steps = sorted({e["args"]["step"] for e in events})
     if len(steps) < 2:
         raise SystemExit("compare.py: the trace needs at least 2 steps")
+    ranks = sorted({e["pid"] for e in events})
+    # Every (step, rank)'s slices in time order.
+    slices = {}
+    for e in sorted(events, key=lambda e: e["ts"]):
+        slices.setdefault((e["args"]["step"], e["pid"]), []).append(e)
     spans = []
     for k in steps[1:]:
         longest = 0.0
-        for rank in {e["pid"] for e in events}:
-            mine = [e for e in events
-                    if e["args"]["step"] == k and e["pid"] == rank]
+        for rank in ranks:
+            mine = slices.get((k, rank))
             if mine:
                 longest = max(longest,
                               max(e["ts"] + e["dur"] for e in mine) -
@@ -111,12 +115,10 @@ def main(argv):
     # median over the steps), shared out over the rank's compute actions.
     # Waits (receives, completing sends, the agreement) are the simulator's.
     overhead = {}  # stage -> seconds added to each of its F, B, I, W
-    for rank in {e["pid"] for e in events}:
+    for rank in ranks:
         per_step, actions, stages = [], 0, set()
         for k in steps[1:]:
-            mine = sorted((e for e in events
-                           if e["args"]["step"] == k and e["pid"] == rank),
-                          key=lambda e: e["ts"])
+            mine = slices.get((k, rank))
             if not mine:
                 continue
             span = max(e["ts"] + e["dur"] for e in mine) - mine[0]["ts"]
@@ -147,8 +149,7 @@ def main(argv):
         if e["name"] == "agree step" and e["args"]["step"] != steps[0]:
             step = e["args"]["step"]
             agree[step] = min(agree.get(step, e["dur"]), e["dur"])
-    ranks = len({e["pid"] for e in events})
-    per_rank = len(sends) / max(ranks, 1)
+    per_rank = len(sends) / max(len(ranks), 1)
     check = (statistics.median(agree.values()) * 1e-6 / per_rank
              if agree else 0.0)
 

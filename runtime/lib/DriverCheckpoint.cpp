@@ -159,8 +159,9 @@ constexpr char kFailedReport = '!';
 
 bool Driver::saveCheckpoint(Executor &executor, int64_t step,
                             int64_t nextPosition) {
-  // A failed save ends the run: the step lines are out before (the save is
-  // collective, so no rank exits before every rank has flushed).
+  // A save that fails, or a rank that dies while writing, ends the run:
+  // the step lines are out before it starts (e2e/train-resume.test's crash
+  // before the manifest).
   std::fflush(stdout);
   std::string stepDir = checkpointStepDir(options.checkpointDir, step);
   executor.downloadParameters();
