@@ -14,7 +14,7 @@
 namespace pipewave::calibrate {
 
 std::optional<std::vector<sim::MatmulKernelPoint>>
-measureMatmulKernels(const Runner &runner, bool quick, std::string &error) {
+measureMatmulKernels(Runner &runner, bool quick, std::string &error) {
   std::vector<MatmulShape> shapes = {MatmulShape::Small};
   if (!quick)
     shapes.insert(shapes.end(), {MatmulShape::SkinnyM, MatmulShape::SkinnyN,

@@ -31,7 +31,7 @@ namespace pipewave::calibrate {
 /// `quick`: once, small shapes only); nullopt with `error` set when a
 /// command fails.
 std::optional<std::vector<sim::MatmulKernelPoint>>
-measureMatmulKernels(const Runner &runner, bool quick, std::string &error);
+measureMatmulKernels(Runner &runner, bool quick, std::string &error);
 
 /// The --matmul-choice value of `points` (one rule per class, in order).
 std::string matmulChoiceFlag(const std::vector<sim::MatmulKernelPoint> &points);

@@ -65,6 +65,12 @@ double median(std::vector<double> values) {
 
 } // namespace
 
+double SamplePool::add(const std::string &name, double value) {
+  std::vector<double> &values = samples[name];
+  values.push_back(value);
+  return median(values);
+}
+
 bool Runner::run(const std::string &command, const std::string &log,
                  std::string &error) {
   if (std::system((command + " > " + log + " 2>&1").c_str()) == 0)
@@ -77,7 +83,7 @@ bool Runner::run(const std::string &command, const std::string &log,
 }
 
 std::optional<Timing> Runner::time(const Model &model, const std::string &name,
-                                   std::string &error) const {
+                                   std::string &error) {
   std::string base = workDir + "/" + name;
   {
     std::ofstream out(base + ".mlir");
@@ -100,8 +106,15 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
                     " --steps " + std::to_string(steps) + " --trace " + base +
                     ".trace.json" +
                     (model.training ? " --optimizer adam --lr 0.001" : "");
-  if (!Runner::run(compile, base + ".compile.log", error) ||
-      !Runner::run(run, base + ".run.log", error))
+  std::string &built = compiled[name];
+  std::string key = compile + "\n" + model.text;
+  if (built != key) {
+    built.clear();
+    if (!Runner::run(compile, base + ".compile.log", error))
+      return std::nullopt;
+    built = key;
+  }
+  if (!Runner::run(run, base + ".run.log", error))
     return std::nullopt;
 
   std::string message;
@@ -132,6 +145,16 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
     return std::nullopt;
   }
   return Timing{median(forward), median(optimizer)};
+}
+
+std::optional<Timing> Runner::pooled(const Model &model,
+                                     const std::string &name,
+                                     std::string &error) {
+  std::optional<Timing> timing = time(model, name, error);
+  if (!timing)
+    return std::nullopt;
+  return Timing{forward.add(name, timing->forward),
+                optimizer.add(name, timing->optimizer)};
 }
 
 std::optional<CommFigures> measureComm(const Runner &runner,

@@ -16,6 +16,7 @@
 
 #include "Models.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +30,19 @@ struct Timing {
   double optimizer = 0;
 };
 
+/// Samples by name across passes: add() records one and returns the median
+/// of every sample recorded under that name so far. A calibration run in
+/// several passes, each over every benchmark in turn, so reports the median
+/// over passes that ran seconds apart: a slow window of a shared machine
+/// (another tenant, a frequency drop) that spans one pass moves it little.
+class SamplePool {
+public:
+  double add(const std::string &name, double value);
+
+private:
+  std::map<std::string, std::vector<double>> samples;
+};
+
 class Runner {
 public:
   /// pipewave-compile and pipewave-run are looked up in `binDir`; files go
@@ -37,9 +51,15 @@ public:
       : binDir(std::move(binDir)), workDir(std::move(workDir)), steps(steps) {}
 
   /// Compiles and times `model` (files named after `name`); nullopt with
-  /// `error` set when a command fails.
+  /// `error` set when a command fails. A model timed before under the same
+  /// name with the same text and flags is not compiled again.
   std::optional<Timing> time(const Model &model, const std::string &name,
-                             std::string &error) const;
+                             std::string &error);
+
+  /// time(), then the medians of every timing of `name` so far (one per
+  /// pass).
+  std::optional<Timing> pooled(const Model &model, const std::string &name,
+                               std::string &error);
 
   /// Runs `command` with its output in `log`; false with `error` holding
   /// the end of the log when it fails.
@@ -55,6 +75,9 @@ public:
 private:
   std::string binDir, workDir, compileFlags;
   int steps;
+  /// The compile command (model text included) each binary was built with.
+  std::map<std::string, std::string> compiled;
+  SamplePool forward, optimizer;
 };
 
 /// Point-to-point and all-reduce figures between two ranks.
