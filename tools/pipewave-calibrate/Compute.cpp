@@ -131,7 +131,8 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
     size_t count = static_cast<size_t>(side * side);
     double bytes = 4.0 * static_cast<double>(count);
     std::string key = std::to_string(side);
-    double acc = loops.add("accumulate-" + key, accumulateSeconds(count, loopReps));
+    double acc =
+        loops.add("accumulate-" + key, accumulateSeconds(count, loopReps));
     c.accumulate.push_back(
         {bytes, bytes / positive(acc - c.accumulateSeconds)});
     double warm = loops.add("accumulate-warm-" + key,
@@ -144,11 +145,8 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
     c.accumulateWarm.push_back(
         {bytes, bytes / positive(warm - c.accumulateSeconds)});
     c.copy.push_back({bytes, bytes / positive(copy)});
-    c.copyWarm.push_back(
-        {bytes,
-         bytes / positive(copyWarm)});
-    c.nonfiniteCheck.push_back(
-        {bytes, bytes / positive(check)});
+    c.copyWarm.push_back({bytes, bytes / positive(copyWarm)});
+    c.nonfiniteCheck.push_back({bytes, bytes / positive(check)});
     report(("accumulate " + std::to_string(side) + "x" + std::to_string(side))
                .c_str(),
            c.accumulate.back().bytesPerSecond * 1e-9, "GB/s");
