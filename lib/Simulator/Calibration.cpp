@@ -239,6 +239,15 @@ double Calibration::messageSeconds(double bytes, double bytesPerSecond) const {
   return lo.seconds + t * (hi.seconds - lo.seconds);
 }
 
+double Calibration::eagerLimitBytes() const {
+  for (size_t i = 1; i < pointToPoint.size(); ++i) {
+    const MessagePoint &lo = pointToPoint[i - 1], &hi = pointToPoint[i];
+    if (hi.bytes <= 1.1 * lo.bytes && hi.seconds >= 1.5 * lo.seconds)
+      return lo.bytes;
+  }
+  return 0;
+}
+
 double Calibration::accumulateSecondsOf(const std::vector<double> &tensorBytes,
                                         double footprintBytes) const {
   if (accumulate.empty())

@@ -82,9 +82,14 @@ TransferCost transferCost(const Cluster &cluster, const std::vector<int> &from,
     // chunk beyond its occupancy of the link is latency.
     const std::optional<Calibration> &measured = cluster.device.calibration;
     double bandwidth = cluster.intraNode.bytesPerSecond;
-    if (measured && !measured->pointToPoint.empty())
-      latency = std::max(0.0, measured->messageSeconds(chunk, bandwidth) -
-                                  divide(chunk, bandwidth));
+    if (measured && !measured->pointToPoint.empty()) {
+      double oneWay = measured->messageSeconds(chunk, bandwidth);
+      latency = std::max(0.0, oneWay - divide(chunk, bandwidth));
+      double eager = measured->eagerLimitBytes();
+      if (eager > 0 && chunk > eager)
+        cost.handshake = std::max(
+            cost.handshake, oneWay - measured->pointToPoint.front().seconds);
+    }
     cost.latency = std::max(cost.latency, latency);
   }
   return cost;

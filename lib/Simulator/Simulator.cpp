@@ -160,6 +160,7 @@ private:
     producer.resize(numRanks);
     partner.resize(numRanks);
     messageOfSend.resize(numRanks);
+    inMpi.resize(numRanks);
     allReduceOrdinal.resize(numRanks);
     allReduceIndices.resize(numRanks);
     tiedIndex.resize(numRanks);
@@ -278,7 +279,9 @@ private:
     message.start = std::max(message.ready, linkFree);
     message.end = message.start + cost.occupancy;
     message.arrival = message.end + cost.latency;
+    message.handshake = cost.handshake;
     linkFree = message.end;
+    inMpi[rank].push_back({message.ready, message.ready});
     allocate(rank, message.ready, perDevice(rank, message.bytes),
              MemoryKind::Buffer);
     release(rank, message.end, perDevice(rank, message.bytes),
@@ -300,6 +303,17 @@ private:
     MessageReport &message = report.messages[messageOfSend[action.peer][send]];
     message.recvIndex = pc[rank];
     double end = std::max(clock[rank], message.arrival);
+    if (message.handshake > 0) {
+      // A rendezvous moves once this rank is inside MPI after the send: in
+      // a Send or Recv of its own since (or one still waiting then), else
+      // in this Recv.
+      double progress = std::max(clock[rank], message.start);
+      for (auto [begin, until] : inMpi[rank])
+        if (until >= message.start)
+          progress = std::min(progress, std::max(begin, message.start));
+      end = std::max(end, progress + message.handshake);
+    }
+    inMpi[rank].push_back({clock[rank], end});
     allocate(rank, message.start, perDevice(rank, message.bytes),
              MemoryKind::Buffer);
     release(rank, end, perDevice(rank, message.bytes), MemoryKind::Buffer);
@@ -506,6 +520,9 @@ private:
   std::vector<std::vector<int>> partner;
   /// [rank][index]: for a Send that ran, its message in report.messages.
   std::vector<std::vector<int>> messageOfSend;
+  /// [rank]: when each of its Sends and Recvs so far was inside MPI (a
+  /// Send the moment it posts, a Recv from its start to its end).
+  std::vector<std::vector<std::pair<double, double>>> inMpi;
   /// [rank][index]: for an AllReduce, how many of its stage precede it.
   std::vector<std::vector<int>> allReduceOrdinal;
   /// [rank][stage]: indices of the rank's explicit AllReduce actions.

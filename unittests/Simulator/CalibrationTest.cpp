@@ -352,11 +352,25 @@ TEST(CalibrationTest, MessagesFollowTheMeasuredTable) {
   EXPECT_DOUBLE_EQ(cost.occupancy, 5120 / 1e9);
   EXPECT_NEAR(cost.latency, total - 5120 / 1e9, 1e-18);
   EXPECT_NEAR(cost.total(), total, 1e-18);
+  // The table's step from 4032 to 4160 B is its eager limit: a larger
+  // message within the machine still takes its time less the smallest
+  // message's once the receiver is inside MPI; a smaller one, nothing.
+  EXPECT_DOUBLE_EQ(c.eagerLimitBytes(), 4032);
+  EXPECT_NEAR(cost.handshake, total - 2e-6, 1e-18);
+  EXPECT_DOUBLE_EQ(transferCost(cluster, {0}, {1}, 4000).handshake, 0);
   TransferCost across = transferCost(cluster, {1}, {2}, 5120);
   EXPECT_DOUBLE_EQ(across.latency, 1e-5);
-  // Without a table: the intraNode latency.
+  EXPECT_DOUBLE_EQ(across.handshake, 0);
+  // Without a table: the intraNode latency, and no eager limit.
   Cluster plain = Cluster::of(calibrated(), 2, 1);
   EXPECT_DOUBLE_EQ(transferCost(plain, {0}, {1}, 5120).latency, 1e-6);
+  EXPECT_DOUBLE_EQ(transferCost(plain, {0}, {1}, 5120).handshake, 0);
+  EXPECT_DOUBLE_EQ(calibrated().calibration->eagerLimitBytes(), 0);
+  // A table without a step (sizes 10% apart or less, times 1.5x apart or
+  // more) has none either: 8 B to 4160 B rises 5x, but far apart.
+  Calibration smooth = c;
+  smooth.pointToPoint.erase(smooth.pointToPoint.begin() + 1);
+  EXPECT_DOUBLE_EQ(smooth.eagerLimitBytes(), 0);
 
   // Written back and read again, and checked.
   std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);

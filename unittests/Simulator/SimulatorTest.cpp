@@ -207,6 +207,50 @@ TEST(SimulatorTest, MessagesQueueOnTheirLink) {
   EXPECT_DOUBLE_EQ(report.ranks[0].slices[b1].start, 11);
 }
 
+TEST(SimulatorTest, RendezvousWaitsForTheReceiver) {
+  // GPipe S=2, M=2, F=1, B=2 on a calibrated machine whose messages take
+  // 0.125 up to 4032 B and 0.625 at 5120 B (eager limit 4032 B): a 5120 B
+  // message moves once the receiver is inside MPI after the send, and then
+  // still takes 0.625 - 0.125 = 0.5. act0 leaves at 1 while stage 1 waits
+  // for it: it arrives at 1.625, F0 [1.625, 2.625]. act1 leaves at 2 while
+  // stage 1 computes; its Recv at 2.625 ends at 3.125 (eagerly, 2.625):
+  // F1 [3.125, 4.125], B0 [4.125, 6.125], B1 [6.125, 8.125]. grad0 leaves
+  // at 6.125 while stage 0 waits (since 2): it arrives at 6.75, B0
+  // [6.75, 8.75]. grad1 left at 8.125 while stage 0 computed: its Recv at
+  // 8.75 ends at 9.25, B1 [9.25, 11.25].
+  Program program = build("gpipe", 2, 2);
+  CostTable costs = CostTable::uniform(2);
+  costs.stages[0].activationBytes = 5120;
+  Cluster cluster = Cluster::ideal(2);
+  Calibration measured;
+  measured.pointToPoint = {
+      {8, 0.125}, {4032, 0.125}, {4160, 0.5}, {5120, 0.625}, {1e6, 10}};
+  cluster.device.calibration = measured;
+  SimReport report = simulate(program, costs, cluster);
+  ASSERT_TRUE(report.error.empty()) << report.error;
+  ASSERT_EQ(report.messages.size(), 4u);
+  for (const MessageReport &message : report.messages)
+    EXPECT_DOUBLE_EQ(message.handshake, 0.5);
+  int f1 = find(program, 1, ActionKind::Forward, 1, 1);
+  EXPECT_DOUBLE_EQ(report.ranks[1].slices[f1].start, 3.125);
+  int b0 = find(program, 0, ActionKind::Backward, 0, 0);
+  EXPECT_DOUBLE_EQ(report.ranks[0].slices[b0].start, 6.75);
+  int b1 = find(program, 0, ActionKind::Backward, 0, 1);
+  EXPECT_DOUBLE_EQ(report.ranks[0].slices[b1].start, 9.25);
+  EXPECT_DOUBLE_EQ(report.stepTime, 11.25);
+
+  // Below the eager limit a message waits for no one: act1 is there when
+  // stage 1 asks for it (F1 [2.125, 3.125]), and the step is
+  // (M + S - 1)(F + B) plus two one-way times: 9.25.
+  costs.stages[0].activationBytes = 4000;
+  SimReport eager = simulate(program, costs, cluster);
+  ASSERT_TRUE(eager.error.empty()) << eager.error;
+  for (const MessageReport &message : eager.messages)
+    EXPECT_DOUBLE_EQ(message.handshake, 0);
+  EXPECT_DOUBLE_EQ(eager.ranks[1].slices[f1].start, 2.125);
+  EXPECT_DOUBLE_EQ(eager.stepTime, 9.25);
+}
+
 TEST(SimulatorTest, MemoryBreakdown) {
   // 1F1B S=2, M=4: stage 0 stashes at most 2 microbatches, stage 1 one.
   Program program = build("1f1b", 2, 4);

@@ -113,6 +113,14 @@
 // one bandwidth cannot: MPI sends small messages eagerly and larger ones
 // (above 4 KiB in Open MPI's shared-memory transport) after a rendezvous
 // round trip, so a 5 KiB message can take several times a 4 KiB one.
+// The eager limit is read off the table (eagerLimitBytes: two measured
+// sizes within 10% of each other whose times differ by 1.5x or more). A
+// rendezvous message moves only once the receiver makes progress inside
+// MPI, which it does at its communication actions, not while it computes:
+// the simulator (Network.h, TransferCost::handshake) lets such a message
+// complete no earlier than the first moment after the send that the
+// receiver is inside one of its own Sends or Recvs, plus its one-way time
+// less the smallest message's (the request to send has already arrived).
 //
 // Oversubscription: with more ranks than `cores`, the ranks share the
 // cores, and the simulator stretches every duration by ranks / cores.
@@ -258,6 +266,12 @@ struct Calibration {
   /// machine from the pointToPoint table (see the file comment), with
   /// `bytesPerSecond` beyond its largest size; negative without a table.
   double messageSeconds(double bytes, double bytesPerSecond) const;
+
+  /// The largest size the pointToPoint table shows sent eagerly: the
+  /// smaller of the first two measured sizes within 10% of each other whose
+  /// times differ by 1.5x or more (see the file comment); 0 without such a
+  /// pair or without a table.
+  double eagerLimitBytes() const;
 
   /// Interpolated matmul rate of an M x K times K x N problem (0 when the
   /// table is empty).

@@ -19,7 +19,10 @@
 //   pointToPoint table (Calibration.h) the intra-node latency is the
 //   measured one-way time of a flow's bytes less their occupancy: what a
 //   message of that size waits for beyond the bandwidth (an MPI rendezvous
-//   above the eager limit included).
+//   above the eager limit included). A flow above the table's eager limit
+//   (Calibration::eagerLimitBytes) also has a handshake: its one-way time
+//   less the smallest message's, which it still takes once the receiver
+//   is inside MPI after the send (a Send or Recv of its own).
 //
 // * Ring all-reduce of `bytes` among n devices:
 //     2 (n-1)/n * bytes / bw  +  2 (n-1) * latency,
@@ -45,6 +48,9 @@ namespace pipewave::sim {
 struct TransferCost {
   double occupancy = 0;
   double latency = 0;
+  /// A rendezvous message's time after the receiver's progress (see the
+  /// file comment); 0 for an eager one and off calibrated devices.
+  double handshake = 0;
 
   double total() const { return occupancy + latency; }
 };

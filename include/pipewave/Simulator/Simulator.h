@@ -181,6 +181,11 @@ struct MessageReport {
   double start = 0;
   double end = 0;
   double arrival = 0;
+  /// A rendezvous message's seconds after the receiver enters MPI
+  /// (TransferCost::handshake): its Recv ends no earlier than the first
+  /// moment at or after `start` the receiver is inside a Send or Recv of
+  /// its own, plus this.
+  double handshake = 0;
 };
 
 /// Result of simulate().
