@@ -35,6 +35,10 @@ double positive(double seconds) { return std::max(seconds, 1e-9); }
 
 void measureCompute(Runner &runner, SamplePool &loops, bool quick,
                     sim::Calibration &c, const Report &report) {
+  // The last point of a bandwidth table, in GB/s.
+  auto reportRate = [&](const std::string &what, const auto &table) {
+    report(what.c_str(), table.back().bytesPerSecond * 1e-9, "GB/s");
+  };
   // Fixed costs: one tiny op, and the slope of a chain of them.
   const int chain = 32;
   double call =
@@ -79,14 +83,10 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
     c.movement.push_back({8 * elements, 8 * elements / positive(move - fixed)});
     c.elementwiseFlopsPerSecond = std::max(
         c.elementwiseFlopsPerSecond, elements / positive(add - fixedFused));
-    report(("add " + size).c_str(), c.elementwise.back().bytesPerSecond * 1e-9,
-           "GB/s");
-    report(("reduce_sum " + size).c_str(),
-           c.reduction.back().bytesPerSecond * 1e-9, "GB/s");
-    report(("reduce_sum axis 0 " + size).c_str(),
-           c.outerReduction.back().bytesPerSecond * 1e-9, "GB/s");
-    report(("transpose " + size).c_str(),
-           c.movement.back().bytesPerSecond * 1e-9, "GB/s");
+    reportRate("add " + size, c.elementwise);
+    reportRate("reduce_sum " + size, c.reduction);
+    reportRate("reduce_sum axis 0 " + size, c.outerReduction);
+    reportRate("transpose " + size, c.movement);
   }
   int64_t expSide = quick ? 128 : 512;
   double expElements = static_cast<double>(expSide * expSide);
@@ -117,8 +117,7 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
       c.transpose.push_back({static_cast<double>(rows),
                              static_cast<double>(cols),
                              bytes / positive(t - fixed)});
-      report(("transpose " + size + " (by shape)").c_str(),
-             c.transpose.back().bytesPerSecond * 1e-9, "GB/s");
+      reportRate("transpose " + size + " (by shape)", c.transpose);
     }
 
   // The runtime's gradient accumulation (after every B and W, per
@@ -147,24 +146,12 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
     c.copy.push_back({bytes, bytes / positive(copy)});
     c.copyWarm.push_back({bytes, bytes / positive(copyWarm)});
     c.nonfiniteCheck.push_back({bytes, bytes / positive(check)});
-    report(("accumulate " + std::to_string(side) + "x" + std::to_string(side))
-               .c_str(),
-           c.accumulate.back().bytesPerSecond * 1e-9, "GB/s");
-    report(("accumulate in cache " + std::to_string(side) + "x" +
-            std::to_string(side))
-               .c_str(),
-           c.accumulateWarm.back().bytesPerSecond * 1e-9, "GB/s");
-    report(
-        ("copy " + std::to_string(side) + "x" + std::to_string(side)).c_str(),
-        c.copy.back().bytesPerSecond * 1e-9, "GB/s");
-    report(
-        ("copy in cache " + std::to_string(side) + "x" + std::to_string(side))
-            .c_str(),
-        c.copyWarm.back().bytesPerSecond * 1e-9, "GB/s");
-    report(("non-finite check " + std::to_string(side) + "x" +
-            std::to_string(side))
-               .c_str(),
-           c.nonfiniteCheck.back().bytesPerSecond * 1e-9, "GB/s");
+    std::string size = key + "x" + key;
+    reportRate("accumulate " + size, c.accumulate);
+    reportRate("accumulate in cache " + size, c.accumulateWarm);
+    reportRate("copy " + size, c.copy);
+    reportRate("copy in cache " + size, c.copyWarm);
+    reportRate("non-finite check " + size, c.nonfiniteCheck);
   }
 
   // Matmul rates: square, small-M (skinny activations) and narrow N or K.
