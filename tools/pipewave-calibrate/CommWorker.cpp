@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 using namespace pipewave::runtime;
@@ -42,8 +43,7 @@ template <typename Measure> double medianOf(int batches, Measure measure) {
   std::vector<double> times;
   for (int b = 0; b < batches; ++b)
     times.push_back(measure());
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return median(std::move(times));
 }
 
 /// One-way seconds of a `bytes` message, over `rounds` round trips.

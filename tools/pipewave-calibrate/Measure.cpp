@@ -55,6 +55,8 @@ std::string readFile(const std::string &path) {
   return buffer.str();
 }
 
+} // namespace
+
 double median(std::vector<double> values) {
   if (values.empty())
     return 0;
@@ -62,8 +64,6 @@ double median(std::vector<double> values) {
   size_t mid = values.size() / 2;
   return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
-
-} // namespace
 
 double SamplePool::add(const std::string &name, double value) {
   std::vector<double> &values = samples[name];
@@ -85,19 +85,9 @@ bool Runner::run(const std::string &command, const std::string &log,
 std::optional<Timing> Runner::time(const Model &model, const std::string &name,
                                    std::string &error) {
   std::string base = workDir + "/" + name;
-  {
-    std::ofstream out(base + ".mlir");
-    out << model.text;
-  }
   std::string data;
-  for (const auto &[input, shape] : model.data) {
-    std::string path = base + "." + input + ".npy";
-    if (!writeNpy(path, shape)) {
-      error = "cannot write '" + path + "'";
-      return std::nullopt;
-    }
-    data += " --data " + input + "=" + path;
-  }
+  for (const auto &[input, shape] : model.data)
+    data += " --data " + input + "=" + base + "." + input + ".npy";
   std::string compile = binDir + "/pipewave-compile " + base + ".mlir -o " +
                         base + ".bin --stages 1 --quiet" +
                         (model.training ? "" : " --inference") + compileFlags +
@@ -109,7 +99,19 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
   std::string &built = compiled[name];
   std::string key = compile + "\n" + model.text;
   if (built != key) {
+    // The model's source and data, written once with its binary.
     built.clear();
+    {
+      std::ofstream out(base + ".mlir");
+      out << model.text;
+    }
+    for (const auto &[input, shape] : model.data) {
+      std::string path = base + "." + input + ".npy";
+      if (!writeNpy(path, shape)) {
+        error = "cannot write '" + path + "'";
+        return std::nullopt;
+      }
+    }
     if (!Runner::run(compile, base + ".compile.log", error))
       return std::nullopt;
     built = key;

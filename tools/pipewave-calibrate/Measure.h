@@ -30,6 +30,10 @@ struct Timing {
   double optimizer = 0;
 };
 
+/// The median of `values` (the mean of the middle two for an even count;
+/// 0 for none).
+double median(std::vector<double> values);
+
 /// Samples by name across passes: add() records one and returns the median
 /// of every sample recorded under that name so far. A calibration run in
 /// several passes, each over every benchmark in turn, so reports the median
