@@ -30,6 +30,24 @@ double blendedSeconds(double bytes, const std::vector<BandwidthPoint> &warm,
   return inCache + coldness * std::max(cold - inCache, 0.0);
 }
 
+/// `field` of the pointToPoint table at `bytes`: linear between the
+/// measured sizes, the end points' value beyond them; 0 without a table.
+double interpolateMessages(const std::vector<MessagePoint> &table, double bytes,
+                           double MessagePoint::*field) {
+  if (table.empty())
+    return 0;
+  if (bytes <= table.front().bytes)
+    return table.front().*field;
+  if (bytes >= table.back().bytes)
+    return table.back().*field;
+  auto upper = std::upper_bound(
+      table.begin(), table.end(), bytes,
+      [](double b, const MessagePoint &p) { return b < p.bytes; });
+  const MessagePoint &hi = *upper, &lo = *(upper - 1);
+  double t = (bytes - lo.bytes) / (hi.bytes - lo.bytes);
+  return lo.*field + t * (hi.*field - lo.*field);
+}
+
 } // namespace
 
 double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes) {
@@ -231,12 +249,15 @@ double Calibration::messageSeconds(double bytes, double bytesPerSecond) const {
   if (bytes >= last.bytes)
     return last.seconds +
            (bytesPerSecond > 0 ? (bytes - last.bytes) / bytesPerSecond : 0);
-  auto upper = std::upper_bound(
-      pointToPoint.begin(), pointToPoint.end(), bytes,
-      [](double b, const MessagePoint &p) { return b < p.bytes; });
-  const MessagePoint &hi = *upper, &lo = *(upper - 1);
-  double t = (bytes - lo.bytes) / (hi.bytes - lo.bytes);
-  return lo.seconds + t * (hi.seconds - lo.seconds);
+  return interpolateMessages(pointToPoint, bytes, &MessagePoint::seconds);
+}
+
+double Calibration::sendOverheadSeconds(double bytes) const {
+  return interpolateMessages(pointToPoint, bytes, &MessagePoint::sendSeconds);
+}
+
+double Calibration::recvOverheadSeconds(double bytes) const {
+  return interpolateMessages(pointToPoint, bytes, &MessagePoint::recvSeconds);
 }
 
 double Calibration::eagerLimitBytes() const {

@@ -40,6 +40,15 @@ bool entryNumber(const JsonValue &entry, const char *table, const char *key,
   return true;
 }
 
+/// Reads the optional number `key` of a table entry (left as it is when
+/// absent).
+bool optionalEntryNumber(const JsonValue &entry, const char *table,
+                         const char *key, double &out, std::string &error) {
+  if (!entry.isObject() || !entry.find(key))
+    return true;
+  return entryNumber(entry, table, key, out, error);
+}
+
 /// Reads the optional bandwidth table `key` (sizes increasing).
 bool readOptionalTable(const JsonValue &object, const char *key,
                        std::vector<BandwidthPoint> &out, std::string &error) {
@@ -125,7 +134,12 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
     for (const JsonValue &entry : points->array) {
       MessagePoint point;
       if (!entryNumber(entry, "pointToPoint", "bytes", point.bytes, error) ||
-          !entryNumber(entry, "pointToPoint", "seconds", point.seconds, error))
+          !entryNumber(entry, "pointToPoint", "seconds", point.seconds,
+                       error) ||
+          !optionalEntryNumber(entry, "pointToPoint", "send", point.sendSeconds,
+                               error) ||
+          !optionalEntryNumber(entry, "pointToPoint", "recv", point.recvSeconds,
+                               error))
         return false;
       if (!out.pointToPoint.empty() &&
           !(point.bytes > out.pointToPoint.back().bytes)) {
@@ -179,10 +193,18 @@ std::string optionalCalibrationJson(const Calibration &c) {
   }
   if (!c.pointToPoint.empty()) {
     out += "    \"pointToPoint\": [";
-    for (size_t i = 0; i < c.pointToPoint.size(); ++i)
+    for (size_t i = 0; i < c.pointToPoint.size(); ++i) {
+      const MessagePoint &point = c.pointToPoint[i];
       out += std::string(i ? ", " : "") +
-             "{ \"bytes\": " + jsonNumber(c.pointToPoint[i].bytes) +
-             ", \"seconds\": " + jsonNumber(c.pointToPoint[i].seconds) + " }";
+             "{ \"bytes\": " + jsonNumber(point.bytes) +
+             ", \"seconds\": " + jsonNumber(point.seconds);
+      // The overheads only where measured: older files round-trip as they
+      // were.
+      if (point.sendSeconds > 0 || point.recvSeconds > 0)
+        out += ", \"send\": " + jsonNumber(point.sendSeconds) +
+               ", \"recv\": " + jsonNumber(point.recvSeconds);
+      out += " }";
+    }
     out += "],\n";
   }
   return out + matmulKernelsJson(c);

@@ -85,6 +85,10 @@ TransferCost transferCost(const Cluster &cluster, const std::vector<int> &from,
     if (measured && !measured->pointToPoint.empty()) {
       double oneWay = measured->messageSeconds(chunk, bandwidth);
       latency = std::max(0.0, oneWay - divide(chunk, bandwidth));
+      cost.sendOverhead =
+          std::max(cost.sendOverhead, measured->sendOverheadSeconds(chunk));
+      cost.recvOverhead =
+          std::max(cost.recvOverhead, measured->recvOverheadSeconds(chunk));
       double eager = measured->eagerLimitBytes();
       if (eager > 0 && chunk > eager)
         cost.handshake = std::max(

@@ -280,8 +280,18 @@ private:
     message.end = message.start + cost.occupancy;
     message.arrival = message.end + cost.latency;
     message.handshake = cost.handshake;
+    message.recvOverhead = cost.recvOverhead;
     linkFree = message.end;
-    inMpi[rank].push_back({message.ready, message.ready});
+    // Posting the send takes the rank's time (a calibrated device's
+    // sendOverhead): from its clock, which is the producer's end when the
+    // Send follows it, as the runtime posts a send right after its data.
+    double posted = message.ready, until = message.ready;
+    if (cost.sendOverhead > 0) {
+      posted = clock[rank];
+      until = posted + cost.sendOverhead;
+      clock[rank] = until;
+    }
+    inMpi[rank].push_back({posted, until});
     allocate(rank, message.ready, perDevice(rank, message.bytes),
              MemoryKind::Buffer);
     release(rank, message.end, perDevice(rank, message.bytes),
@@ -290,7 +300,7 @@ private:
     messageOfSend[rank][pc[rank]] = static_cast<int>(report.messages.size());
     report.messages.push_back(message);
     Slice &slice = sliceOf(rank, pc[rank]);
-    slice = {pc[rank], message.ready, message.ready};
+    slice = {pc[rank], posted, until};
     ++pc[rank];
     worklist.push_back(action.peer);
   }
@@ -302,7 +312,10 @@ private:
       return false;
     MessageReport &message = report.messages[messageOfSend[action.peer][send]];
     message.recvIndex = pc[rank];
-    double end = std::max(clock[rank], message.arrival);
+    // A message already there still takes the receiver's time to complete
+    // (recvOverhead); one it waits for ends at its arrival, whose one-way
+    // time includes that.
+    double end = std::max(clock[rank] + message.recvOverhead, message.arrival);
     if (message.handshake > 0) {
       // A rendezvous moves once this rank is inside MPI after the send: in
       // a Send or Recv of its own since (or one still waiting then), else

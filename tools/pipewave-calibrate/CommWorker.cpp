@@ -11,7 +11,9 @@
 // ranks, an all-reduce of b bytes takes 2 latency + b / bandwidth. Then the
 // one-way time of messages from 8 B to 4 MiB, with sizes just below and
 // above 4 KiB and 64 KiB (where MPI transports switch from eager sends to a
-// rendezvous), for the simulator's pointToPoint table. Every figure is the
+// rendezvous), for the simulator's pointToPoint table, and at each size the
+// CPU time of posting a send and of posting and completing a receive whose
+// message is there (the table's send and recv). Every figure is the
 // median of five timed batches, not one mean, so that one interrupted batch
 // does not set it.
 //
@@ -74,6 +76,60 @@ double pingPong(Backend &backend, std::vector<char> &buffer, size_t bytes,
                   [&] { return pingPongOnce(backend, buffer, bytes, each); });
 }
 
+/// CPU seconds a message of `bytes` costs its two ranks besides waiting,
+/// per message over a batch of `count` (LogP's overheads), each the median
+/// over kBatches batches: the sender's isend call, with the receive
+/// already posted as the runtime posts its receives early; the receiver's
+/// irecv call, and its wait once the message has been sent (a barrier
+/// after the sends: an eager message is then in its queue). Rank 1's
+/// receive figure is sent to rank 0.
+std::pair<double, double> overheads(Backend &backend, size_t bytes, int count) {
+  int rank = backend.rank(), peer = 1 - rank;
+  std::vector<char> buffers(bytes * static_cast<size_t>(count));
+  auto once = [&](double &send, double &recv) {
+    std::vector<RequestId> requests;
+    backend.barrier("overhead start");
+    double posting = 0;
+    if (rank == 1) {
+      double start = backend.now();
+      for (int i = 0; i < count; ++i)
+        requests.push_back(
+            backend.irecv(buffers.data() + bytes * i, bytes, peer, i));
+      posting = backend.now() - start;
+    }
+    backend.barrier("receives posted");
+    if (rank == 0) {
+      double start = backend.now();
+      for (int i = 0; i < count; ++i)
+        requests.push_back(
+            backend.isend(buffers.data() + bytes * i, bytes, peer, i));
+      send = (backend.now() - start) / count;
+    }
+    backend.barrier("sent");
+    double start = backend.now();
+    for (RequestId request : requests)
+      backend.wait(request, "overhead");
+    if (rank == 1)
+      recv = (posting + backend.now() - start) / count;
+  };
+  double send = 0, recv = 0;
+  once(send, recv); // warm-up
+  std::vector<double> sends, recvs;
+  for (int b = 0; b < kBatches; ++b) {
+    once(send, recv);
+    sends.push_back(send);
+    recvs.push_back(recv);
+  }
+  send = median(std::move(sends));
+  recv = median(std::move(recvs));
+  // Rank 0 writes the figures: it gets the receiver's.
+  if (rank == 1)
+    backend.wait(backend.isend(&recv, sizeof recv, peer, count), "overhead");
+  else
+    backend.wait(backend.irecv(&recv, sizeof recv, peer, count), "overhead");
+  return {send, recv};
+}
+
 /// Seconds of one all-reduce of `count` floats: the median over kBatches
 /// of batches of `rounds` / kBatches.
 double allReduce(Backend &backend, std::vector<float> &buffer, size_t count,
@@ -113,10 +169,13 @@ int runCommWorker(int argc, char **argv, const std::string &out, bool quick) {
     const size_t sizes[] = {8,     512,   2048,  4032,   4160,    8192,
                             32768, 65472, 65600, 262144, 1 << 20, large};
     std::vector<double> messageSeconds;
+    std::vector<std::pair<double, double>> messageOverheads;
     for (size_t size : sizes) {
       int rounds = size <= 65600 ? small : size <= (1 << 20) ? small / 4 : big;
       pingPong(*backend, bytes, size, std::max(rounds / 8, 1)); // warm-up
       messageSeconds.push_back(pingPong(*backend, bytes, size, rounds));
+      messageOverheads.push_back(
+          overheads(*backend, size, size <= 65600 ? 16 : 4));
     }
     if (backend->rank() == 0) {
       double bandwidth = large / std::max(oneWay - latency, 1e-9);
@@ -131,7 +190,8 @@ int runCommWorker(int argc, char **argv, const std::string &out, bool quick) {
       std::fprintf(file, "%.6g %.6g %.6g %.6g\n", latency, bandwidth,
                    reduceSmall / 2, reduceBandwidth);
       for (size_t i = 0; i < messageSeconds.size(); ++i)
-        std::fprintf(file, "%zu %.6g\n", sizes[i], messageSeconds[i]);
+        std::fprintf(file, "%zu %.6g %.6g %.6g\n", sizes[i], messageSeconds[i],
+                     messageOverheads[i].first, messageOverheads[i].second);
       std::fclose(file);
     }
     backend->barrier("done");

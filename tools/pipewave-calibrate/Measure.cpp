@@ -57,20 +57,6 @@ std::string readFile(const std::string &path) {
 
 } // namespace
 
-double median(std::vector<double> values) {
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
-double SamplePool::add(const std::string &name, double value) {
-  std::vector<double> &values = samples[name];
-  values.push_back(value);
-  return median(values);
-}
-
 bool Runner::run(const std::string &command, const std::string &log,
                  std::string &error) {
   if (std::system((command + " > " + log + " 2>&1").c_str()) == 0)
@@ -174,10 +160,12 @@ std::optional<CommFigures> measureComm(const Runner &runner,
     error = "the two-rank worker wrote no figures to '" + out + "'";
     return std::nullopt;
   }
-  // Then "bytes seconds" pairs: the one-way time by message size.
-  double bytes = 0, seconds = 0;
-  while (in >> bytes >> seconds)
-    figures.messages.emplace_back(bytes, seconds);
+  // Then one line per message size: its bytes, one-way seconds, and the
+  // sender's and the receiver's CPU seconds.
+  MessageFigures message;
+  while (in >> message.bytes >> message.seconds >> message.sendSeconds >>
+         message.recvSeconds)
+    figures.messages.push_back(message);
   return figures;
 }
 

@@ -15,6 +15,7 @@
 #define PIPEWAVE_TOOLS_CALIBRATE_MEASURE_H
 
 #include "Models.h"
+#include "Samples.h"
 
 #include <map>
 #include <optional>
@@ -28,23 +29,6 @@ namespace pipewave::calibrate {
 struct Timing {
   double forward = 0;
   double optimizer = 0;
-};
-
-/// The median of `values` (the mean of the middle two for an even count;
-/// 0 for none).
-double median(std::vector<double> values);
-
-/// Samples by name across passes: add() records one and returns the median
-/// of every sample recorded under that name so far. A calibration run in
-/// several passes, each over every benchmark in turn, so reports the median
-/// over passes that ran seconds apart: a slow window of a shared machine
-/// (another tenant, a frequency drop) that spans one pass moves it little.
-class SamplePool {
-public:
-  double add(const std::string &name, double value);
-
-private:
-  std::map<std::string, std::vector<double>> samples;
 };
 
 class Runner {
@@ -73,6 +57,9 @@ public:
   /// pipewave-compile flags every model gets (before its own).
   void setCompileFlags(std::string flags) { compileFlags = std::move(flags); }
 
+  /// The F times of every model timed through pooled(), by pass.
+  const SamplePool &forwardSamples() const { return forward; }
+
   const std::string &bin() const { return binDir; }
   const std::string &work() const { return workDir; }
 
@@ -84,14 +71,24 @@ private:
   SamplePool forward, optimizer;
 };
 
+/// One message size between two ranks: its one-way seconds, and the CPU
+/// seconds the sender spends posting it and the receiver posting and
+/// completing its receive.
+struct MessageFigures {
+  double bytes = 0;
+  double seconds = 0;
+  double sendSeconds = 0;
+  double recvSeconds = 0;
+};
+
 /// Point-to-point and all-reduce figures between two ranks.
 struct CommFigures {
   double latencySeconds = 0;
   double bytesPerSecond = 0;
   double allReduceLatencySeconds = 0;
   double allReduceBytesPerSecond = 0;
-  /// One-way seconds of a message by size (sizes increasing).
-  std::vector<std::pair<double, double>> messages;
+  /// By message size (sizes increasing).
+  std::vector<MessageFigures> messages;
 };
 
 /// Runs `self --comm-worker FILE` on two ranks through pipewave-run and

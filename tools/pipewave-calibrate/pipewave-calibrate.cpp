@@ -39,7 +39,10 @@
 //   optimizerCold              Adam steps of models of 1 to 32 tensors of
 //                              1 MiB (parameters out of cache)
 //   intraNode, allReduce       ping-pong and all-reduce between two ranks
-//   pointToPoint               ping-pong one-way times of 8 B to 4 MiB
+//   pointToPoint               ping-pong one-way times of 8 B to 4 MiB;
+//                              at each size the CPU time of an isend
+//                              and of an irecv and its wait once the
+//                              message is there
 //   coldOperand                chains of 64 x 512 x 512 matmuls on 2 to
 //                              32 distinct weights against one weight:
 //                              the rate of reading parameters not in cache
@@ -80,6 +83,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// Passes further apart in speed than this get a warning.
+constexpr double kSpreadWarning = 1.25;
+
+/// `value` with `digits` decimals.
+std::string formatFixed(double value, int digits) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
 const char *const kUsage = R"(usage: pipewave-calibrate [options]
 
 Measures this machine (which matmul kernel, vectorised or OpenBLAS, is
@@ -94,7 +107,9 @@ CPU target generates, and writes a device file for --device.
   --steps N        steps each microbenchmark runs (default 30)
   --passes N       run the benchmarks N times in turn and keep each one's
                    median over the passes (default 3; --quick: 1), so that
-                   a slow spell of a shared machine moves few figures
+                   a slow spell of a shared machine moves few figures; it
+                   prints how fast each pass ran and warns when they ran
+                   more than 1.25x apart
   --quick          fewer shapes and steps (a smoke test, not a calibration)
   --no-comm        skip the two-rank measurements (links of the cpu file)
   --bin-dir DIR    where pipewave-compile and pipewave-run are (default:
@@ -244,6 +259,29 @@ int main(int argc, char **argv) {
                    last ? Report(report)
                         : Report([](const char *, double, const char *) {}));
   }
+  // How fast each pass ran against the medians: a shared machine's slow
+  // spell shows as a pass whose every benchmark took longer.
+  std::vector<double> speeds = passSpeeds({&runner.forwardSamples(), &loops});
+  double spread = speedSpread(speeds);
+  if (!speeds.empty()) {
+    std::string line;
+    for (double speed : speeds)
+      line += (line.empty() ? "" : ", ") + formatFixed(speed, 2);
+    std::fprintf(stderr,
+                 "pipewave-calibrate: each pass's times over the medians: "
+                 "%s\n",
+                 line.c_str());
+  }
+  if (spread > kSpreadWarning)
+    std::fprintf(
+        stderr,
+        "pipewave-calibrate: warning: the passes ran %.2fx apart in speed: "
+        "the machine's speed changed during the calibration (other "
+        "processes or virtual machines on its cores). Each figure is the "
+        "median over the passes, which a spell in fewer than half of them "
+        "does not set; calibrate on a quiet machine, or with more --passes, "
+        "for figures that predict a quiet run.\n",
+        spread);
 
   sim::DeviceSpec device = *sim::findDevice("cpu");
   if (comm) {
@@ -259,12 +297,14 @@ int main(int argc, char **argv) {
     report("point-to-point bandwidth", figures->bytesPerSecond * 1e-9, "GB/s");
     report("all-reduce latency", c.allReduceLatencySeconds * 1e6, "us");
     report("all-reduce bandwidth", c.allReduceBytesPerSecond * 1e-9, "GB/s");
-    for (auto [bytes, seconds] : figures->messages) {
-      c.pointToPoint.push_back({bytes, seconds});
-      report(("message of " + std::to_string(static_cast<int64_t>(bytes)) +
-              " B, one way")
-                 .c_str(),
-             seconds * 1e6, "us");
+    for (const MessageFigures &m : figures->messages) {
+      c.pointToPoint.push_back(
+          {m.bytes, m.seconds, m.sendSeconds, m.recvSeconds});
+      std::string size =
+          "message of " + std::to_string(static_cast<int64_t>(m.bytes)) + " B";
+      report((size + ", one way").c_str(), m.seconds * 1e6, "us");
+      report((size + ", send").c_str(), m.sendSeconds * 1e6, "us");
+      report((size + ", receive").c_str(), m.recvSeconds * 1e6, "us");
     }
   }
 
@@ -273,18 +313,20 @@ int main(int argc, char **argv) {
   device.description = "This machine as pipewave-calibrate measured it: " +
                        std::to_string(c.cores) + " cores" +
                        (model.empty() ? "" : " (" + model + ")");
-  device.source = "pipewave-calibrate" + std::string(quick ? " --quick" : "") +
-                  ": one-stage models of the CPU target timed with "
-                  "pipewave-run (median of " +
-                  std::to_string(steps - 1) + " steps" +
-                  (passes > 1 ? ", then the median over " +
-                                    std::to_string(passes) + " passes"
-                              : "") +
-                  ")" +
-                  (comm ? ", MPI ping-pong and all-reduce between two ranks"
-                        : ", links of the cpu file") +
-                  "; load average " + load.substr(0, load.find(' ', 10)) +
-                  " at the start; interNode is the cpu file's";
+  device.source =
+      "pipewave-calibrate" + std::string(quick ? " --quick" : "") +
+      ": one-stage models of the CPU target timed with "
+      "pipewave-run (median of " +
+      std::to_string(steps - 1) + " steps" +
+      (passes > 1
+           ? ", then the median over " + std::to_string(passes) +
+                 " passes, which ran " + formatFixed(spread, 2) + "x apart"
+           : "") +
+      ")" +
+      (comm ? ", MPI ping-pong and all-reduce between two ranks"
+            : ", links of the cpu file") +
+      "; load average " + load.substr(0, load.find(' ', 10)) +
+      " at the start; interNode is the cpu file's";
   double peak = 0;
   for (const sim::MatmulPoint &point : c.matmul)
     peak = std::max(peak, point.flopsPerSecond);

@@ -387,6 +387,59 @@ TEST(CalibrationTest, MessagesFollowTheMeasuredTable) {
                    "'seconds'");
 }
 
+// A table with the CPU time of each message: the send and recv columns,
+// linear in bytes between sizes and the end points' beyond them; a transfer
+// within the machine carries them, one across nodes does not; a table
+// without them (older files) costs none and writes none.
+TEST(CalibrationTest, MessageOverheadsFollowTheTable) {
+  auto replace = [](std::string &text, const std::string &from,
+                    const std::string &to) {
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  std::string text = withMessages();
+  replace(text, "\"bytes\": 8, \"seconds\": 2e-6",
+          "\"bytes\": 8, \"seconds\": 2e-6, \"send\": 2e-7, \"recv\": 1e-7");
+  replace(text, "\"bytes\": 1e6, \"seconds\": 1e-3",
+          "\"bytes\": 1e6, \"seconds\": 1e-3, \"send\": 4e-7, "
+          "\"recv\": 1e-4");
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(text, &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  ASSERT_EQ(c.pointToPoint.size(), 4u);
+  EXPECT_DOUBLE_EQ(c.sendOverheadSeconds(1), 2e-7);
+  EXPECT_DOUBLE_EQ(c.recvOverheadSeconds(8), 1e-7);
+  // 4032 and 4160 B have none measured (0): 4096 B is halfway between.
+  EXPECT_DOUBLE_EQ(c.sendOverheadSeconds(4096), 0);
+  EXPECT_DOUBLE_EQ(c.sendOverheadSeconds(2020), 2e-7 * (4032.0 - 2020) / 4024);
+  EXPECT_DOUBLE_EQ(c.recvOverheadSeconds(4160 + (1e6 - 4160) / 2), 5e-5);
+  EXPECT_DOUBLE_EQ(c.recvOverheadSeconds(4e6), 1e-4);
+  EXPECT_DOUBLE_EQ(calibrated().calibration->sendOverheadSeconds(8), 0);
+
+  Cluster cluster = Cluster::of(*device, 2, 2);
+  TransferCost within = transferCost(cluster, {0}, {1}, 8);
+  EXPECT_DOUBLE_EQ(within.sendOverhead, 2e-7);
+  EXPECT_DOUBLE_EQ(within.recvOverhead, 1e-7);
+  TransferCost across = transferCost(cluster, {1}, {2}, 8);
+  EXPECT_DOUBLE_EQ(across.sendOverhead, 0);
+  EXPECT_DOUBLE_EQ(across.recvOverhead, 0);
+
+  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(toJson(*again), toJson(*device));
+  EXPECT_NE(toJson(*device).find("\"send\": 2e-07"), std::string::npos);
+  std::optional<DeviceSpec> older = parseDeviceJson(withMessages(), &error);
+  ASSERT_TRUE(older) << error;
+  EXPECT_EQ(toJson(*older).find("\"send\""), std::string::npos);
+  std::string broken = text;
+  replace(broken, "\"recv\": 1e-7", "\"recv\": -1e-7");
+  EXPECT_FALSE(parseDeviceJson(broken, &error));
+  EXPECT_EQ(error, "calibration: pointToPoint: an entry lacks a non-negative "
+                   "'recv'");
+}
+
 /// kCalibrated with a coldOperand table (2 MiB: 40 GB/s, 8 MiB: 5 GB/s) and
 /// a matmulKernels table of the "square" class (nn: blas 1 ms, vector 2 ms;
 /// nt: blas 3 ms, vector 1.5 ms; tn: vector 4 ms, blas 5 ms).

@@ -251,6 +251,59 @@ TEST(SimulatorTest, RendezvousWaitsForTheReceiver) {
   EXPECT_DOUBLE_EQ(eager.stepTime, 9.25);
 }
 
+TEST(SimulatorTest, MessagesTakeTheRanksTime) {
+  // GPipe S=2, M=2, F=1 (2 on stage 1), B=2 on a calibrated machine whose
+  // messages take 0.5 one way, of which posting the send is 0.25 of the
+  // sender's time and completing the receive 0.125 of the receiver's. A
+  // Send takes its rank's clock on by 0.25; a Recv whose message is there
+  // ends 0.125 after it starts, one that waits at the arrival.
+  //   rank 0: F0 [0, 1], send act0 [1, 1.25] (arrives 1.5), F1 [1.25, 2.25],
+  //           send act1 [2.25, 2.5] (arrives 2.75);
+  //   rank 1: recv act0 waits: F0 [1.5, 3.5]; act1 is there: its Recv ends
+  //           at 3.625, F1 [3.625, 5.625], B0 [5.625, 7.625], send grad0
+  //           [7.625, 7.875] (arrives 8.125), B1 [7.875, 9.875], send
+  //           grad1 [9.875, 10.125] (arrives 10.375);
+  //   rank 0: B0 [8.125, 10.125], B1 [10.375, 12.375].
+  Program program = build("gpipe", 2, 2);
+  CostTable costs = CostTable::uniform(2);
+  costs.stages[1].forward = 2;
+  costs.stages[0].activationBytes = 4000;
+  Cluster cluster = Cluster::ideal(2);
+  Calibration measured;
+  measured.pointToPoint = {{8, 0.5, 0.25, 0.125}, {1e6, 0.5, 0.25, 0.125}};
+  cluster.device.calibration = measured;
+  SimReport report = simulate(program, costs, cluster);
+  ASSERT_TRUE(report.error.empty()) << report.error;
+  auto slice = [&](int rank, ActionKind kind, int stage, int microbatch) {
+    int index = find(program, rank, kind, stage, microbatch);
+    EXPECT_GE(index, 0);
+    return report.ranks[rank].slices.at(std::max(index, 0));
+  };
+  const schedule::Slice &send0 = slice(0, ActionKind::Send, 0, 0);
+  EXPECT_DOUBLE_EQ(send0.start, 1);
+  EXPECT_DOUBLE_EQ(send0.end, 1.25);
+  EXPECT_DOUBLE_EQ(slice(0, ActionKind::Forward, 0, 1).start, 1.25);
+  EXPECT_DOUBLE_EQ(slice(1, ActionKind::Forward, 1, 0).start, 1.5);
+  const schedule::Slice &recv1 = slice(1, ActionKind::Recv, 1, 1);
+  EXPECT_DOUBLE_EQ(recv1.start, 3.5);
+  EXPECT_DOUBLE_EQ(recv1.end, 3.625);
+  EXPECT_DOUBLE_EQ(slice(1, ActionKind::Forward, 1, 1).start, 3.625);
+  EXPECT_DOUBLE_EQ(slice(0, ActionKind::Backward, 0, 0).start, 8.125);
+  EXPECT_DOUBLE_EQ(slice(0, ActionKind::Backward, 0, 1).start, 10.375);
+  EXPECT_DOUBLE_EQ(report.stepTime, 12.375);
+  for (const MessageReport &message : report.messages)
+    EXPECT_DOUBLE_EQ(message.recvOverhead, 0.125);
+
+  // Without the overheads the same one-way times give 12: act1 is there
+  // when rank 1 asks for it at 3.5 (F1 [3.5, 5.5], B0 [5.5, 7.5], B1
+  // [7.5, 9.5]), and rank 0's B0 [8, 10], B1 [10, 12].
+  measured.pointToPoint = {{8, 0.5}, {1e6, 0.5}};
+  cluster.device.calibration = measured;
+  SimReport free = simulate(program, costs, cluster);
+  ASSERT_TRUE(free.error.empty()) << free.error;
+  EXPECT_DOUBLE_EQ(free.stepTime, 12);
+}
+
 TEST(SimulatorTest, MemoryBreakdown) {
   // 1F1B S=2, M=4: stage 0 stashes at most 2 microbatches, stage 1 one.
   Program program = build("1f1b", 2, 4);

@@ -113,6 +113,13 @@
 // one bandwidth cannot: MPI sends small messages eagerly and larger ones
 // (above 4 KiB in Open MPI's shared-memory transport) after a rendezvous
 // round trip, so a 5 KiB message can take several times a 4 KiB one.
+// Each point may also hold the CPU time a message costs the two ranks
+// besides waiting (LogP's overheads): send, the sender's posting of it, and
+// recv, the receiver's posting of its receive and completing it once the
+// message is there. A Send then takes sendOverheadSeconds(bytes) of its
+// rank's time, and a Recv whose message arrived before it
+// recvOverheadSeconds(bytes) (one that waits ends at the arrival: the
+// one-way time includes both).
 // The eager limit is read off the table (eagerLimitBytes: two measured
 // sizes within 10% of each other whose times differ by 1.5x or more). A
 // rendezvous message moves only once the receiver makes progress inside
@@ -214,6 +221,11 @@ double bandwidthAt(const std::vector<BandwidthPoint> &table, double bytes);
 struct MessagePoint {
   double bytes = 0;
   double seconds = 0;
+  /// CPU seconds of the message besides waiting: the sender's posting of
+  /// it, the receiver's posting and completing of its receive once it is
+  /// there (0: not measured).
+  double sendSeconds = 0;
+  double recvSeconds = 0;
 };
 
 /// Measured cost terms of one machine (see the file comment).
@@ -266,6 +278,13 @@ struct Calibration {
   /// machine from the pointToPoint table (see the file comment), with
   /// `bytesPerSecond` beyond its largest size; negative without a table.
   double messageSeconds(double bytes, double bytesPerSecond) const;
+
+  /// The CPU seconds a `bytes` message between two ranks of this machine
+  /// costs its sender and its receiver besides waiting, from the
+  /// pointToPoint table's send and recv (linear in bytes between the
+  /// measured sizes, the end points' beyond them); 0 without a table.
+  double sendOverheadSeconds(double bytes) const;
+  double recvOverheadSeconds(double bytes) const;
 
   /// The largest size the pointToPoint table shows sent eagerly: the
   /// smaller of the first two measured sizes within 10% of each other whose

@@ -22,7 +22,10 @@
 //   above the eager limit included). A flow above the table's eager limit
 //   (Calibration::eagerLimitBytes) also has a handshake: its one-way time
 //   less the smallest message's, which it still takes once the receiver
-//   is inside MPI after the send (a Send or Recv of its own).
+//   is inside MPI after the send (a Send or Recv of its own). The table's
+//   CPU times of a message (its send and recv columns) are the flow's
+//   sendOverhead and recvOverhead, which the simulator charges to the
+//   sending and the receiving rank.
 //
 // * Ring all-reduce of `bytes` among n devices:
 //     2 (n-1)/n * bytes / bw  +  2 (n-1) * latency,
@@ -51,6 +54,12 @@ struct TransferCost {
   /// A rendezvous message's time after the receiver's progress (see the
   /// file comment); 0 for an eager one and off calibrated devices.
   double handshake = 0;
+  /// The CPU seconds the sender spends posting the message and the
+  /// receiver completing it once it is there (Calibration::
+  /// sendOverheadSeconds, recvOverheadSeconds of a flow's bytes); 0 off
+  /// calibrated devices and between nodes.
+  double sendOverhead = 0;
+  double recvOverhead = 0;
 
   double total() const { return occupancy + latency; }
 };

@@ -186,6 +186,9 @@ struct MessageReport {
   /// moment at or after `start` the receiver is inside a Send or Recv of
   /// its own, plus this.
   double handshake = 0;
+  /// The receiver's CPU seconds completing the message once it is there
+  /// (TransferCost::recvOverhead).
+  double recvOverhead = 0;
 };
 
 /// Result of simulate().

@@ -1,0 +1,52 @@
+//===- Samples.cpp - Medians of timings across calibration passes ---------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Samples.h"
+
+#include <algorithm>
+
+namespace pipewave::calibrate {
+
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+double SamplePool::add(const std::string &name, double value) {
+  std::vector<double> &values = samples[name];
+  values.push_back(value);
+  return median(values);
+}
+
+std::vector<double> passSpeeds(const std::vector<const SamplePool *> &pools) {
+  std::vector<std::vector<double>> ratios;
+  for (const SamplePool *pool : pools)
+    for (const auto &[name, values] : pool->all()) {
+      double middle = median(values);
+      if (values.size() < 2 || !(middle > 0))
+        continue;
+      if (ratios.size() < values.size())
+        ratios.resize(values.size());
+      for (size_t i = 0; i < values.size(); ++i)
+        ratios[i].push_back(values[i] / middle);
+    }
+  std::vector<double> speeds;
+  for (std::vector<double> &pass : ratios)
+    speeds.push_back(median(std::move(pass)));
+  return speeds;
+}
+
+double speedSpread(const std::vector<double> &speeds) {
+  if (speeds.size() < 2)
+    return 1;
+  auto [low, high] = std::minmax_element(speeds.begin(), speeds.end());
+  return *low > 0 ? *high / *low : 1;
+}
+
+} // namespace pipewave::calibrate

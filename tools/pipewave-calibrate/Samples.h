@@ -1,0 +1,60 @@
+//===- Samples.h - Medians of timings across calibration passes -*- C++ -*-===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// pipewave-calibrate runs its benchmarks in passes, every benchmark in turn
+// and then again. SamplePool keeps each benchmark's time from every pass and
+// gives their median; passSpeeds tells how fast the machine ran in each pass
+// against those medians, which is how the tool sees a shared machine's slow
+// or fast spell (another process or virtual machine on its cores) and warns
+// that its figures may not predict a quiet run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPEWAVE_TOOLS_CALIBRATE_SAMPLES_H
+#define PIPEWAVE_TOOLS_CALIBRATE_SAMPLES_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pipewave::calibrate {
+
+/// The median of `values` (the mean of the middle two for an even count;
+/// 0 for none).
+double median(std::vector<double> values);
+
+/// Samples by name across passes: add() records one and returns the median
+/// of every sample recorded under that name so far. A calibration run in
+/// several passes, each over every benchmark in turn, so reports the median
+/// over passes that ran seconds apart: a slow window of a shared machine
+/// (another tenant, a frequency drop) that spans one pass moves it little.
+class SamplePool {
+public:
+  double add(const std::string &name, double value);
+
+  /// Every name's samples in the order added: sample i of a name is the
+  /// one pass i + 1 measured.
+  const std::map<std::string, std::vector<double>> &all() const {
+    return samples;
+  }
+
+private:
+  std::map<std::string, std::vector<double>> samples;
+};
+
+/// How slowly each pass ran against the medians: for pass i (every name's
+/// sample i), the median over the names of `pools` with a positive median
+/// and more than one sample of that sample over the name's median. 1 is
+/// the figures' speed; 1.6 a pass that took 1.6x as long. Empty when no
+/// name has two samples.
+std::vector<double> passSpeeds(const std::vector<const SamplePool *> &pools);
+
+/// The largest over the smallest of `speeds` (1 for fewer than two).
+double speedSpread(const std::vector<double> &speeds);
+
+} // namespace pipewave::calibrate
+
+#endif // PIPEWAVE_TOOLS_CALIBRATE_SAMPLES_H
