@@ -15,20 +15,28 @@ the first count (the first pays for page faults and lazy initialisation).
   calibrated: the simulator on ACTIONS with every stage's F, B, I, W and
               optimizer durations set to the medians of that stage's slices
               in TRACE (the same run), each F, B, I and W with its share of
-              its rank's work outside the compute slices (the runtime
-              between slices and posting sends, median per step, over the
-              rank's compute actions), the step's agreement on non-finite
+              its rank's time in no slice (the runtime between slices,
+              posting receives included; median per step, over the rank's
+              compute actions), the step's agreement on non-finite
               values to the median of the last-arriving rank's "agree step"
               slice, messages of the sizes in REPORT on
               DEVICE's links (the cpu file: 1 us latency, 20 GB/s; a
-              calibrated device: the measured MPI figures).
+              calibrated device: the measured MPI figures, and the CPU
+              time of posting a send and of completing a receive).
   cost model: REPORT's step time (the per-op cost model on DEVICE).
 
   fastest:    the shortest of those spans (on a loaded machine, the step
               that was least disturbed by other processes).
 
+  compute:    the compute slices of the trace (F, B, I, W) against the
+              cost model's durations of the same actions in REPORT: their
+              summed medians over the summed predictions. Near 1 when the
+              machine ran at the speed DEVICE was measured at; a run in a
+              slow or fast spell of a shared machine moves every action
+              alike and shows here, whatever the schedule.
+
 Prints one line, tab-separated: measured_us calibrated_us cost_model_us
-fastest_us.
+fastest_us compute_ratio.
 """
 
 import json
@@ -40,8 +48,9 @@ import tempfile
 
 
 def stage_table(report_text):
-    """stage -> activation bytes sent per microbatch, and the step time."""
-    sends, step = {}, None
+    """stage -> activation bytes sent per microbatch; (kind, stage) -> the
+    cost model's F, B, I and W seconds; and the step time."""
+    sends, predicted, step = {}, {}, None
     in_table = False
     for line in report_text.splitlines():
         m = re.match(r"step time: (\S+) s", line)
@@ -56,10 +65,13 @@ def stage_table(report_text):
                 in_table = False
                 continue
             # stage function F B I W optimizer send params stash
-            sends[int(fields[0])] = float(fields[7])
+            stage = int(fields[0])
+            sends[stage] = float(fields[7])
+            for kind, value in zip("FBIW", fields[2:6]):
+                predicted[(kind, stage)] = float(value)
     if step is None or not sends:
         raise SystemExit("compare.py: no sched-simulate report in the input")
-    return sends, step
+    return sends, predicted, step
 
 
 def main(argv):
@@ -70,7 +82,7 @@ def main(argv):
     with open(trace_path) as f:
         events = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X"]
     with open(report_path) as f:
-        sends, cost_model = stage_table(f.read())
+        sends, predicted, cost_model = stage_table(f.read())
 
     steps = sorted({e["args"]["step"] for e in events})
     if len(steps) < 2:
@@ -110,10 +122,23 @@ def main(argv):
             continue
         durations.setdefault(key, []).append(e["dur"])
 
+    # The run's compute slices against the cost model's durations of the
+    # same actions (each (kind, stage) median weighted by its count): near
+    # 1 when the machine ran at the speed it was calibrated at; far from 1
+    # when its speed changed between the calibration and this run (other
+    # processes sharing its cores), whatever the schedule.
+    timed = sum(len(v) * statistics.median(v) * 1e-6
+                for key, v in durations.items() if key in predicted)
+    priced = sum(len(v) * predicted[key]
+                 for key, v in durations.items() if key in predicted)
+    speed = timed / priced if priced > 0 else float("nan")
+
     # A rank's own work outside its compute slices: the runtime between
-    # slices (time inside no slice) and posting its sends, per step (the
-    # median over the steps), shared out over the rank's compute actions.
-    # Waits (receives, completing sends, the agreement) are the simulator's.
+    # slices (time inside no slice), per step (the median over the steps),
+    # shared out over the rank's compute actions. Posting sends and
+    # completing receives are the simulator's (a calibrated DEVICE's send
+    # and recv times of a message), as are the waits (receives, completing
+    # sends, the agreement). Posting receives, in no slice, stays here.
     overhead = {}  # stage -> seconds added to each of its F, B, I, W
     for rank in ranks:
         per_step, actions, stages = [], 0, set()
@@ -123,9 +148,7 @@ def main(argv):
                 continue
             span = max(e["ts"] + e["dur"] for e in mine) - mine[0]["ts"]
             covered = sum(e["dur"] for e in mine)
-            posting = sum(e["dur"] for e in mine if e.get("cat") == "send"
-                          and not e["name"].startswith("wait "))
-            per_step.append(max(span - covered, 0.0) + posting)
+            per_step.append(max(span - covered, 0.0))
             compute = [e for e in mine if e.get("cat") == "compute"]
             actions = len(compute)
             stages |= {int(re.search(r" s(\d+)", e["name"]).group(1))
@@ -163,8 +186,8 @@ def main(argv):
         out = subprocess.run([simulator, actions_path, costs.name, device],
                              check=True, capture_output=True, text=True)
     calibrated = float(re.search(r"step_time_s (\S+)", out.stdout).group(1))
-    print("%.1f\t%.1f\t%.1f\t%.1f" % (measured, calibrated * 1e6,
-                                     cost_model * 1e6, fastest))
+    print("%.1f\t%.1f\t%.1f\t%.1f\t%.3f" % (measured, calibrated * 1e6,
+                                            cost_model * 1e6, fastest, speed))
 
 
 if __name__ == "__main__":

@@ -13,8 +13,12 @@
 # mlp512, an 8-layer 512-wide MLP at batch 256 (scripts/gen-mlp.py), and
 # transformer256, 4 blocks of width 256 (gen-transformer.py here), where
 # compute dominates (four 2-rank rows each). Single-threaded OpenBLAS.
-# The last columns compare with the fastest step of the run, the one least
-# disturbed on a loaded machine. ROUNDS (default 1) runs every row that many
+# The fastest-step columns compare with the fastest step of the run, the
+# one least disturbed on a loaded machine. The last column is the run's
+# compute slices over the cost model's durations of the same actions
+# (compare.py): near 1 when the machine ran at the speed the device was
+# calibrated at, so that a cost-model ratio off 1 is the schedule's
+# structure; a shared machine's slow or fast spell moves it for every row. ROUNDS (default 1) runs every row that many
 # times, round-robin over the rows, and reports the medians over the rounds
 # (measured step, calibrated simulation) and the fastest step of all.
 # More ranks than free cores (4 ranks on a 2-core machine) oversubscribe
@@ -89,8 +93,8 @@ while [ "$round" -le "$rounds" ]; do
   round=$((round + 1))
 done
 
-echo "| model | schedule | S | ranks | M | measured (µs) | calibrated sim (µs) | calibrated / measured | cost-model sim (µs) | cost-model / measured | fastest step (µs) | cost-model / fastest |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| model | schedule | S | ranks | M | measured (µs) | calibrated sim (µs) | calibrated / measured | cost-model sim (µs) | cost-model / measured | fastest step (µs) | cost-model / fastest | compute slices / cost model |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 # Per row: the medians over the rounds of the measured step and of the
 # calibrated simulation, the cost model (the same every round) and the
 # fastest step of all rounds.
@@ -102,8 +106,9 @@ measured = statistics.median(r[0] for r in rows)
 calibrated = statistics.median(r[1] for r in rows)
 cost = rows[0][2]
 fastest = min(r[3] for r in rows)
-print("| %s | %s | %s | %s | %s | %.0f | %.0f | %.2f | %.1f | %.3f | %.0f | %.2f |"
+speed = statistics.median(r[4] for r in rows)
+print("| %s | %s | %s | %s | %s | %.0f | %.0f | %.2f | %.1f | %.3f | %.0f | %.2f | %.2f |"
       % (*sys.argv[2:7], measured, calibrated, calibrated / measured, cost,
-         cost / measured, fastest, cost / fastest))
+         cost / measured, fastest, cost / fastest, speed))
 PY
 done < "$work/rows"
