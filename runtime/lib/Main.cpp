@@ -95,17 +95,28 @@ void reportFailures(const std::vector<std::string> &failures) {
   std::fflush(stderr);
 }
 
+/// The mean step time (ms) the ETA extrapolates: step 1, a warm-up, is
+/// left out once there are others. Running sums, so that each step's line
+/// costs the same however many steps came before it.
+struct StepMean {
+  double first = 0, rest = 0;
+  size_t count = 0;
+  void add(double ms) {
+    if (count++ == 0)
+      first = ms;
+    else
+      rest += ms;
+  }
+  double ms() const { return count > 1 ? rest / double(count - 1) : first; }
+};
+
 /// "  eta 250 ms", "  eta 12.3 s", "  eta 4m05s" or "  eta 2h07m": the time
-/// the steps after `done` of `total` will take at the mean of `times` (step
-/// 1, a warm-up, left out once there are others); "" after the last step.
-std::string formatEta(const std::vector<double> &times, int done, int total) {
-  if (done >= total || times.empty())
+/// the steps after `done` of `total` will take at `mean`; "" after the last
+/// step.
+std::string formatEta(const StepMean &mean, int done, int total) {
+  if (done >= total || mean.count == 0)
     return "";
-  double sum = 0;
-  for (size_t k = times.size() > 1 ? 1 : 0; k < times.size(); ++k)
-    sum += times[k];
-  double mean = sum / double(times.size() > 1 ? times.size() - 1 : 1);
-  double seconds = mean * 1e-3 * (total - done);
+  double seconds = mean.ms() * 1e-3 * (total - done);
   char text[64];
   long whole = std::lround(seconds);
   if (seconds < 1)
@@ -313,6 +324,7 @@ int Driver::execute() {
   if (trace)
     trace->start(backend->now());
   std::vector<double> times;
+  StepMean mean;
   int64_t faultsBefore = 0;
   for (int k = 1; k <= options.steps; ++k) {
     if (k == 2)
@@ -335,11 +347,12 @@ int Driver::execute() {
     double ms = agreed[0];
     int stopSignal = static_cast<int>(agreed[1]);
     times.push_back(ms);
+    mean.add(ms);
     if (!training) {
       if (isOutputRank)
         printStepLine("step " + std::to_string(k) + ": " +
                       formatDouble("%.3f", ms) + " ms" +
-                      formatEta(times, k, options.steps));
+                      formatEta(mean, k, options.steps));
       if (stopSignal && k < options.steps)
         return stopOnSignal(executor, step, stopSignal, false, 0);
       continue;
@@ -356,7 +369,7 @@ int Driver::execute() {
                     formatDouble("%.6g", loss) + "  time " +
                     formatDouble("%.3f", ms) + " ms  samples/s " +
                     formatDouble("%.1f", samples) +
-                    formatEta(times, k, options.steps));
+                    formatEta(mean, k, options.steps));
       if (logFile)
         logStep(step, loss, ms, samples);
     }
