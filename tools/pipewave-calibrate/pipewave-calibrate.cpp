@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   pipewave-calibrate [--name NAME] [-o FILE] [--steps N] [--passes N]
-//                      [--quick]
+//                      [--quick] [--check DEVICE]
 //                      [--no-comm] [--bin-dir DIR] [--work-dir DIR]
 //
 // Times short microbenchmarks on the machine at hand through the code the
@@ -57,10 +57,13 @@
 // (pipewave/Simulator/Device.h: calibratedDevicePath(NAME)), from where
 // --device NAME (pipewave-compile, sched-simulate, pipe-plan,
 // pipewave-plan) reads it; the calibration named "host" is the CPU
-// target's default device.
+// target's default device. --check DEVICE writes nothing: it times one
+// pass and compares it with DEVICE's calibration (Check.h), to tell
+// whether the machine still runs at the speed it was calibrated at.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Check.h"
 #include "Compute.h"
 #include "MatmulKernels.h"
 #include "Measure.h"
@@ -115,6 +118,12 @@ CPU target generates, and writes a device file for --device.
   --bin-dir DIR    where pipewave-compile and pipewave-run are (default:
                    beside this program)
   --work-dir DIR   keep the models, binaries and traces here
+  --check DEVICE   write nothing: time one pass of the compute benchmarks
+                   (about a minute) and compare it with what DEVICE's
+                   calibration (a name or a device file, as --device takes
+                   it) predicts for the same shapes; prints the machine's
+                   time over the predicted one per figure and their median,
+                   and warns when that is off by over 1.25x
 )";
 
 [[noreturn]] void die(const std::string &message) {
@@ -149,7 +158,8 @@ int usableCores() {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string name = sim::kHostDeviceName, output, binDir, workDir, commWorker;
+  std::string name = sim::kHostDeviceName, output, binDir, workDir, commWorker,
+              check;
   int steps = 30, passes = 3;
   bool quick = false, comm = true, passesGiven = false;
   for (int i = 1; i < argc; ++i) {
@@ -183,6 +193,8 @@ int main(int argc, char **argv) {
       binDir = value();
     } else if (flag == "--work-dir") {
       workDir = value();
+    } else if (flag == "--check") {
+      check = value();
     } else if (flag == "--comm-worker") {
       commWorker = value();
     } else {
@@ -193,7 +205,7 @@ int main(int argc, char **argv) {
     return runCommWorker(argc, argv, commWorker, quick);
   if (name.empty() || name.find('/') != name.npos || name.size() > 64)
     die("--name expects a plain name, got '" + name + "'");
-  if (output.empty()) {
+  if (output.empty() && check.empty()) {
     output = sim::calibratedDevicePath(name);
     if (output.empty())
       die("no cache directory (set PIPEWAVE_CACHE_DIR or HOME) and no -o");
@@ -222,6 +234,12 @@ int main(int argc, char **argv) {
   std::string load = firstLine("/proc/loadavg");
   std::fprintf(stderr, "pipewave-calibrate: load average %s\n", load.c_str());
   Runner runner(binDir, workDir, steps);
+  if (!check.empty()) {
+    int code = checkAgainst(runner, check, quick);
+    if (!keep)
+      fs::remove_all(workDir, ec);
+    return code;
+  }
   auto report = [](const char *what, double value, const char *unit) {
     std::fprintf(stderr, "  %-34s %.4g %s\n", what, value, unit);
   };
