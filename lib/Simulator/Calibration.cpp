@@ -243,9 +243,9 @@ double Calibration::optimizerStepSeconds(const std::vector<double> &tensorBytes,
 double Calibration::messageSeconds(double bytes, double bytesPerSecond) const {
   if (pointToPoint.empty())
     return -1;
-  const MessagePoint &first = pointToPoint.front(), &last = pointToPoint.back();
-  if (bytes <= first.bytes)
-    return first.seconds;
+  // Beyond the largest size the rest at the bandwidth; within the table
+  // (and below it) the table's.
+  const MessagePoint &last = pointToPoint.back();
   if (bytes >= last.bytes)
     return last.seconds +
            (bytesPerSecond > 0 ? (bytes - last.bytes) / bytesPerSecond : 0);
