@@ -55,6 +55,15 @@ config.substitutions.append(
 if not os.path.exists("/dev/nvidiactl"):
     config.available_features.add("no-gpu")
 
+# Transparent huge pages given only where a process asks (madvise): the
+# runtime's buffers (HostBufferPool.h) get them, and nothing else does.
+try:
+    with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+        if "[madvise]" in f.read():
+            config.available_features.add("thp-madvise")
+except OSError:
+    pass
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 # Tests see no calibration the user cached (pipewave-calibrate): the CPU
 # target's default device is then the shipped cpu file.

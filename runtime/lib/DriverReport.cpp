@@ -13,6 +13,7 @@
 #include "Driver.h"
 
 #include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/HostBufferPool.h"
 #include "pipewave-runtime/Json.h"
 
 #include <algorithm>
@@ -115,6 +116,13 @@ void Driver::printMemory(const Executor &executor) {
     printByRank("page faults: " + who + ": " +
                 formatDouble("%.1f", faultsPerStep) +
                 " minor faults per step after step 1");
+  // The runtime's large buffers ask for transparent huge pages
+  // (HostBufferPool.h); what the kernel granted, for the whole process.
+  int64_t huge = hugePageBackedBytes();
+  if (huge >= 0)
+    printByRank("huge pages: " + who + ": " +
+                formatDouble("%.1f", static_cast<double>(huge) / (1 << 20)) +
+                " MiB of its process on transparent huge pages");
 }
 
 } // namespace pipewave::runtime

@@ -3,15 +3,17 @@
 // Part of the pipewave project.
 //
 // Device memory is 64-byte aligned host memory (zeroed, as the backend's
-// buffers were); every call does its work at once on the calling thread, so
-// streams and events have nothing to order. The accumulation and the
-// optimizer are the runtime's host functions (addValues, optimizerUpdate):
-// the numbers are those of the executor before the device layer.
+// buffers were; large buffers on huge pages, HostBufferPool.h); every call does
+// its work at once on the calling thread, so streams and events have nothing to
+// order. The accumulation and the optimizer are the runtime's host functions
+// (addValues, optimizerUpdate): the numbers are those of the executor before
+// the device layer.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/Device.h"
 #include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/HostBufferPool.h"
 #include "pipewave-runtime/Tensor.h"
 
 #include <algorithm>
@@ -33,14 +35,13 @@ public:
   void *allocate(size_t bytes) override {
     if (bytes == 0)
       return nullptr;
-    void *ptr = std::aligned_alloc(kBufferAlignment, alignUp(bytes));
+    void *ptr = allocateHostBuffer(bytes);
     if (!ptr)
       throw Error("out of memory allocating " + std::to_string(bytes) +
                   " bytes");
-    std::memset(ptr, 0, alignUp(bytes));
     return ptr;
   }
-  void deallocate(void *ptr) override { std::free(ptr); }
+  void deallocate(void *ptr) override { freeHostBuffer(ptr); }
 
   StreamId createStream() override { return streams++; }
   EventId createEvent() override { return events++; }

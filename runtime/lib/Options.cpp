@@ -343,7 +343,8 @@ std::string usage(const char *program, const pw_model &model) {
       "activation\n"
       "                          memory (what backward passes keep) and "
       "its minor\n"
-      "                          page faults per step\n"
+      "                          page faults per step and the memory on "
+      "huge pages\n"
       "  --help                  this text\n";
   return text;
 }

@@ -6,6 +6,7 @@
 
 #include "pipewave-runtime/Tensor.h"
 #include "pipewave-runtime/Error.h"
+#include "pipewave-runtime/HostBufferPool.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -101,10 +102,9 @@ size_t tensorBytes(const pw_tensor_info &info) {
 AlignedBuffer::AlignedBuffer(size_t size) : bytes(size) {
   if (size == 0)
     return;
-  ptr = std::aligned_alloc(kBufferAlignment, alignUp(size));
+  ptr = allocateHostBuffer(size);
   if (!ptr)
     throw Error("out of memory allocating " + std::to_string(size) + " bytes");
-  std::memset(ptr, 0, alignUp(size));
 }
 
 AlignedBuffer::AlignedBuffer(AlignedBuffer &&other) noexcept
@@ -113,14 +113,14 @@ AlignedBuffer::AlignedBuffer(AlignedBuffer &&other) noexcept
 
 AlignedBuffer &AlignedBuffer::operator=(AlignedBuffer &&other) noexcept {
   if (this != &other) {
-    std::free(ptr);
+    freeHostBuffer(ptr);
     ptr = std::exchange(other.ptr, nullptr);
     bytes = std::exchange(other.bytes, 0);
   }
   return *this;
 }
 
-AlignedBuffer::~AlignedBuffer() { std::free(ptr); }
+AlignedBuffer::~AlignedBuffer() { freeHostBuffer(ptr); }
 
 HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape)
     : dtype(dtype), shape(std::move(shape)),
