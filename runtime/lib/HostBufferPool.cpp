@@ -187,12 +187,26 @@ HostBufferPool &processPool() {
   return *pool;
 }
 
+/// Under AddressSanitizer every buffer comes from the C library, so that
+/// each keeps its redzones: pieces of a pool region touch each other.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPoolBuffers = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kPoolBuffers = false;
+#else
+constexpr bool kPoolBuffers = true;
+#endif
+#else
+constexpr bool kPoolBuffers = true;
+#endif
+
 } // namespace
 
 void *allocateHostBuffer(size_t bytes) {
   if (bytes == 0)
     return nullptr;
-  if (bytes >= kPooledBufferBytes)
+  if (kPoolBuffers && bytes >= kPooledBufferBytes)
     return processPool().allocate(bytes);
   void *ptr = std::aligned_alloc(kBufferAlignment, alignUp(bytes));
   if (ptr)
@@ -201,7 +215,7 @@ void *allocateHostBuffer(size_t bytes) {
 }
 
 void freeHostBuffer(void *ptr) {
-  if (ptr && !processPool().release(ptr))
+  if (ptr && !(kPoolBuffers && processPool().release(ptr)))
     std::free(ptr);
 }
 

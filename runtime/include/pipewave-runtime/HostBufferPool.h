@@ -19,7 +19,8 @@
 //
 // allocateHostBuffer/freeHostBuffer are the process's pool behind
 // HostDevice and AlignedBuffer; buffers under kPooledBufferBytes come from
-// aligned_alloc as before.
+// aligned_alloc as before, and so do all of them in a build with
+// AddressSanitizer, which then sees each buffer's bounds.
 //
 //===----------------------------------------------------------------------===//
 
