@@ -79,7 +79,8 @@ void *HostBufferPool::carve(char *base, Region &region, size_t size) {
 }
 
 void *HostBufferPool::allocate(size_t bytes) {
-  if (bytes == 0)
+  // Beyond any address space: refused before the rounding below wraps.
+  if (bytes == 0 || bytes > kLargestBufferBytes)
     return nullptr;
   size_t size = alignUp(bytes);
   std::lock_guard<std::mutex> lock(mutex);
@@ -204,7 +205,7 @@ constexpr bool kPoolBuffers = true;
 } // namespace
 
 void *allocateHostBuffer(size_t bytes) {
-  if (bytes == 0)
+  if (bytes == 0 || bytes > kLargestBufferBytes)
     return nullptr;
   if (kPoolBuffers && bytes >= kPooledBufferBytes)
     return processPool().allocate(bytes);

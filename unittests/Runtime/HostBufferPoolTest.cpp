@@ -10,11 +10,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/HostBufferPool.h"
+#include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/Tensor.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -112,6 +114,19 @@ TEST(HostBufferPoolTest, RefusesPointersItDidNotGive) {
   EXPECT_FALSE(pool.release(nullptr));
   EXPECT_FALSE(pool.owns(&local));
   EXPECT_EQ(pool.allocate(0), nullptr);
+}
+
+TEST(HostBufferPoolTest, ImpossibleSizesFailWithoutAMapping) {
+  HostBufferPool pool;
+  // Sizes whose rounding would wrap around, and one no machine has.
+  EXPECT_EQ(pool.allocate(SIZE_MAX), nullptr);
+  EXPECT_EQ(pool.allocate(SIZE_MAX - kHugePageBytes + 1), nullptr);
+  EXPECT_EQ(pool.allocate(kLargestBufferBytes), nullptr);
+  EXPECT_EQ(pool.regionCount(), 0u);
+  EXPECT_EQ(allocateHostBuffer(SIZE_MAX), nullptr);
+  EXPECT_EQ(allocateHostBuffer(SIZE_MAX - 1), nullptr);
+  // The runtime's tensors say what they could not get.
+  EXPECT_THROW(AlignedBuffer(SIZE_MAX - 1), Error);
 }
 
 TEST(HostBufferPoolTest, ThreadsAllocateAndFreeConcurrently) {

@@ -37,6 +37,10 @@ namespace pipewave::runtime {
 /// Transparent huge pages' size on x86-64 and AArch64 (4 KiB base pages).
 constexpr size_t kHugePageBytes = size_t(2) << 20;
 
+/// No buffer is larger (a request beyond it fails like one the system
+/// cannot meet): 2^56 bytes, above any machine's memory.
+constexpr size_t kLargestBufferBytes = size_t(1) << 56;
+
 /// Buffers at least this large come from the pool.
 constexpr size_t kPooledBufferBytes = size_t(64) << 10;
 
