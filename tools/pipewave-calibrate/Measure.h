@@ -25,10 +25,13 @@
 
 namespace pipewave::calibrate {
 
-/// Median seconds of one step's slices.
+/// Median seconds of one step's slices, and of the runtime's work between
+/// them: from the end of an F, B, I or W slice to the start of the step's
+/// next slice (0 when no action is followed by another slice).
 struct Timing {
   double forward = 0;
   double optimizer = 0;
+  double between = 0;
 };
 
 class Runner {
@@ -68,7 +71,7 @@ private:
   int steps;
   /// The compile command (model text included) each binary was built with.
   std::map<std::string, std::string> compiled;
-  SamplePool forward, optimizer;
+  SamplePool forward, optimizer, between;
 };
 
 /// One message size between two ranks: its one-way seconds, and the CPU

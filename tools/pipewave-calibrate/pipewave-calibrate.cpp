@@ -17,7 +17,11 @@
 // Everything after matmulKernels runs in --passes passes (Compute.h), each
 // figure the median over them:
 //
-//   actionSeconds,             a one-op model's F; the slope of a chain of
+//   actionSeconds,             a one-op model's F, plus the median time
+//                              between an action's slice and the next in
+//                              a one-rank training run of 4 microbatches
+//                              of a 4-parameter model (the runtime's work
+//                              between actions); the slope of a chain of
 //   fusedOpSeconds             32 element-wise ops on 8 floats (which the
 //                              compiler fuses, as it fuses them in models)
 //   opSeconds                  the slope of a chain of 32 tiny matmuls

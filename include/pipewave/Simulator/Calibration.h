@@ -63,7 +63,8 @@
 // timed by bytes like accumulate) and then joins one all-reduce.
 //
 // Every F, B, I or W action adds actionSeconds (the stage function's
-// call and the runtime's work around it); a B or W action also adds, per
+// call and the runtime's work around it, the time between one action and
+// the next included); a B or W action also adds, per
 // trained parameter tensor of the stage, the runtime's accumulation of its
 // gradient: accumulateSeconds + bytes / accumulate(bytes) (caches evicted
 // first). With an accumulateWarm table (the same sums on buffers in cache)
