@@ -14,7 +14,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <tuple>
 #include <vector>
 
 namespace pipewave::calibrate {
@@ -117,7 +116,7 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
   }
   std::vector<double> forward, optimizer;
   // By step: each slice's start and end (µs) and whether it is an action.
-  std::map<int, std::vector<std::tuple<double, double, bool>>> slices;
+  std::map<int, std::vector<Slice>> slices;
   for (const json::JsonValue &event : events->array) {
     const json::JsonValue *ph = event.find("ph");
     const json::JsonValue *nameField = event.find("name");
@@ -132,23 +131,15 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
     else if (nameField->string == "optimizer s0")
       optimizer.push_back(dur->number * 1e-6);
     const json::JsonValue *ts = event.find("ts");
-    if (ts) {
-      const std::string &what = nameField->string;
-      bool action = what.size() > 2 && what[1] == ' ' && what[2] == 's' &&
-                    std::string("FBIW").find(what[0]) != std::string::npos;
-      slices[static_cast<int>(step->number)].emplace_back(
-          ts->number, ts->number + dur->number, action);
-    }
+    if (ts)
+      slices[static_cast<int>(step->number)].push_back(
+          {ts->number * 1e-6, (ts->number + dur->number) * 1e-6,
+           isActionName(nameField->string)});
   }
   std::vector<double> gaps;
-  for (auto &[step, list] : slices) {
-    std::sort(list.begin(), list.end());
-    for (size_t i = 0; i + 1 < list.size(); ++i)
-      if (std::get<2>(list[i]))
-        gaps.push_back(
-            std::max(0.0, std::get<0>(list[i + 1]) - std::get<1>(list[i])) *
-            1e-6);
-  }
+  for (auto &[step, list] : slices)
+    for (double gap : gapsAfterActions(std::move(list)))
+      gaps.push_back(gap);
   if (forward.empty()) {
     error = base + ".trace.json: no F slice after step 1";
     return std::nullopt;

@@ -55,6 +55,23 @@ std::vector<double> passSpeeds(const std::vector<const SamplePool *> &pools);
 /// The largest over the smallest of `speeds` (1 for fewer than two).
 double speedSpread(const std::vector<double> &speeds);
 
+/// One slice of a --trace step: its start and end, and whether it is a
+/// stage action's (F, B, I or W).
+struct Slice {
+  double start = 0;
+  double end = 0;
+  bool action = false;
+};
+
+/// Whether a trace slice's name is an action's: "F s0 mb1", "B s2 mb0",
+/// "I s1 mb3", "W s0 mb2" (not "send act s0 mb1", "agree step", ...).
+bool isActionName(const std::string &name);
+
+/// The runtime's time after each action of one step: from the end of every
+/// action slice to the start of the next slice of `step` (in any order;
+/// overlapping slices count 0). An action that ends the step has none.
+std::vector<double> gapsAfterActions(std::vector<Slice> step);
+
 } // namespace pipewave::calibrate
 
 #endif // PIPEWAVE_TOOLS_CALIBRATE_SAMPLES_H

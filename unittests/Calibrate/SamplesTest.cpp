@@ -72,3 +72,31 @@ TEST(SamplesTest, PassSpeedsSkipSingleAndZeroSamples) {
 }
 
 } // namespace
+
+TEST(SamplesTest, ActionNamesAreTheStageActions) {
+  EXPECT_TRUE(isActionName("F s0 mb1"));
+  EXPECT_TRUE(isActionName("B s2 mb0"));
+  EXPECT_TRUE(isActionName("I s1 mb3"));
+  EXPECT_TRUE(isActionName("W s0 mb2"));
+  EXPECT_FALSE(isActionName("send act s0 mb1"));
+  EXPECT_FALSE(isActionName("recv grad s1 mb0"));
+  EXPECT_FALSE(isActionName("agree step"));
+  EXPECT_FALSE(isActionName("optimizer s0"));
+  EXPECT_FALSE(isActionName("F"));
+}
+
+TEST(SamplesTest, GapsFollowEachActionToTheNextSlice) {
+  // Given out of order: F [0, 10], B [10.5, 30], F [30.25, 40], then a
+  // non-action slice [40.75, 45] and the optimizer [45, 50].
+  std::vector<Slice> step = {{40.75, 45, false},
+                             {10.5, 30, true},
+                             {45, 50, false},
+                             {0, 10, true},
+                             {30.25, 40, true}};
+  EXPECT_EQ(gapsAfterActions(step), (std::vector<double>{0.5, 0.25, 0.75}));
+  // Overlapping slices give 0; an action that ends the step gives none.
+  EXPECT_EQ(gapsAfterActions({{0, 10, true}, {9, 12, false}, {13, 20, true}}),
+            (std::vector<double>{0}));
+  EXPECT_TRUE(gapsAfterActions({}).empty());
+}
+
