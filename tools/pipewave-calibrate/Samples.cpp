@@ -50,15 +50,14 @@ double speedSpread(const std::vector<double> &speeds) {
 }
 
 bool isActionName(const std::string &name) {
-  return name.size() > 3 && std::string("FBIW").find(name[0]) !=
-                                std::string::npos &&
+  return name.size() > 3 &&
+         std::string("FBIW").find(name[0]) != std::string::npos &&
          name.compare(1, 2, " s") == 0;
 }
 
 std::vector<double> gapsAfterActions(std::vector<Slice> step) {
-  std::sort(step.begin(), step.end(), [](const Slice &a, const Slice &b) {
-    return a.start < b.start;
-  });
+  std::sort(step.begin(), step.end(),
+            [](const Slice &a, const Slice &b) { return a.start < b.start; });
   std::vector<double> gaps;
   for (size_t i = 0; i + 1 < step.size(); ++i)
     if (step[i].action)

@@ -99,4 +99,3 @@ TEST(SamplesTest, GapsFollowEachActionToTheNextSlice) {
             (std::vector<double>{0}));
   EXPECT_TRUE(gapsAfterActions({}).empty());
 }
-
