@@ -33,7 +33,7 @@ HostBufferPool::~HostBufferPool() {
     munmap(base, region.size);
 }
 
-bool HostBufferPool::mapRegion(size_t size) {
+HostBufferPool::Regions::iterator HostBufferPool::mapRegion(size_t size) {
   // Over-map by a huge page and trim both ends to a 2 MiB-aligned start:
   // the kernel backs a range with huge pages only where it covers whole
   // aligned 2 MiB frames.
@@ -41,7 +41,7 @@ bool HostBufferPool::mapRegion(size_t size) {
   void *raw = mmap(nullptr, span, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED)
-    return false;
+    return regions.end();
   auto start = reinterpret_cast<uintptr_t>(raw);
   uintptr_t aligned = roundUp(start, kHugePageBytes);
   if (aligned > start)
@@ -59,8 +59,7 @@ bool HostBufferPool::mapRegion(size_t size) {
   Region region;
   region.size = size;
   region.pieces[0] = {size, false};
-  regions.emplace(base, std::move(region));
-  return true;
+  return regions.emplace(base, std::move(region)).first;
 }
 
 void *HostBufferPool::carve(char *base, Region &region, size_t size) {
@@ -87,32 +86,38 @@ void *HostBufferPool::allocate(size_t bytes) {
   for (auto &[base, region] : regions)
     if (void *ptr = carve(base, region, size))
       return ptr;
-  if (!mapRegion(std::max(regionBytes, roundUp(size, kHugePageBytes))))
+  auto fresh = mapRegion(std::max(regionBytes, roundUp(size, kHugePageBytes)));
+  if (fresh == regions.end())
     return nullptr;
-  // The new region is the only one with room for `size`.
-  for (auto &[base, region] : regions)
-    if (region.live == 0)
-      if (void *ptr = carve(base, region, size))
-        return ptr;
-  return nullptr;
+  return carve(fresh->first, fresh->second, size);
+}
+
+std::optional<std::pair<HostBufferPool::Regions::iterator,
+                        HostBufferPool::Pieces::iterator>>
+HostBufferPool::findLive(const void *ptr) {
+  char *at = static_cast<char *>(const_cast<void *>(ptr));
+  auto it = regions.upper_bound(at);
+  if (it == regions.begin())
+    return std::nullopt;
+  --it;
+  if (at >= it->first + it->second.size)
+    return std::nullopt;
+  auto piece = it->second.pieces.find(static_cast<size_t>(at - it->first));
+  if (piece == it->second.pieces.end() || !piece->second.second)
+    return std::nullopt;
+  return std::make_pair(it, piece);
 }
 
 bool HostBufferPool::release(void *ptr) {
   if (!ptr)
     return false;
-  char *at = static_cast<char *>(ptr);
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = regions.upper_bound(at);
-  if (it == regions.begin())
+  auto found = findLive(ptr);
+  if (!found)
     return false;
-  --it;
+  auto [it, piece] = *found;
   char *base = it->first;
   Region &region = it->second;
-  if (at >= base + region.size)
-    return false;
-  auto piece = region.pieces.find(static_cast<size_t>(at - base));
-  if (piece == region.pieces.end() || !piece->second.second)
-    return false;
   piece->second.second = false;
   region.live -= piece->second.first;
   // Merge with the free gaps on either side.
@@ -141,16 +146,9 @@ bool HostBufferPool::release(void *ptr) {
 }
 
 bool HostBufferPool::owns(const void *ptr) const {
-  const char *at = static_cast<const char *>(ptr);
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = regions.upper_bound(const_cast<char *>(at));
-  if (it == regions.begin())
-    return false;
-  --it;
-  if (at >= it->first + it->second.size)
-    return false;
-  auto piece = it->second.pieces.find(static_cast<size_t>(at - it->first));
-  return piece != it->second.pieces.end() && piece->second.second;
+  // findLive hands out iterators that may change the pool; this looks only.
+  return const_cast<HostBufferPool *>(this)->findLive(ptr).has_value();
 }
 
 size_t HostBufferPool::regionCount() const {
@@ -183,7 +181,7 @@ HostBufferPool &processPool() {
   static HostBufferPool *pool = [] {
     const char *setting = std::getenv("PW_HUGE_PAGES");
     bool advise = !(setting && std::strcmp(setting, "0") == 0);
-    return new HostBufferPool(size_t(32) << 20, advise);
+    return new HostBufferPool(kPoolRegionBytes, advise);
   }();
   return *pool;
 }

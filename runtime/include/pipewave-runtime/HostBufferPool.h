@@ -31,6 +31,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <utility>
 
 namespace pipewave::runtime {
 
@@ -40,6 +42,9 @@ constexpr size_t kHugePageBytes = size_t(2) << 20;
 /// No buffer is larger (a request beyond it fails like one the system
 /// cannot meet): 2^56 bytes, above any machine's memory.
 constexpr size_t kLargestBufferBytes = size_t(1) << 56;
+
+/// A pool region's size unless a buffer needs more.
+constexpr size_t kPoolRegionBytes = size_t(32) << 20;
 
 /// Buffers at least this large come from the pool.
 constexpr size_t kPooledBufferBytes = size_t(64) << 10;
@@ -52,7 +57,7 @@ class HostBufferPool {
 public:
   /// Regions are `regionBytes` (rounded up to kHugePageBytes) unless a
   /// buffer needs more; `adviseHugePages` asks the kernel for huge pages.
-  explicit HostBufferPool(size_t regionBytes = size_t(32) << 20,
+  explicit HostBufferPool(size_t regionBytes = kPoolRegionBytes,
                           bool adviseHugePages = true);
   ~HostBufferPool();
   HostBufferPool(const HostBufferPool &) = delete;
@@ -75,20 +80,28 @@ public:
   size_t liveBytes() const;
 
 private:
+  /// Live pieces and free gaps of a region, by offset: size and whether
+  /// live.
+  using Pieces = std::map<size_t, std::pair<size_t, bool>>;
   struct Region {
     size_t size = 0;
-    /// Live pieces and free gaps, by offset: size and whether live.
-    std::map<size_t, std::pair<size_t, bool>> pieces;
+    Pieces pieces;
     size_t live = 0;
   };
+  using Regions = std::map<char *, Region>;
 
   void *carve(char *base, Region &region, size_t size);
-  bool mapRegion(size_t size);
+  /// A new region of `size` bytes; regions.end() when the system has none.
+  Regions::iterator mapRegion(size_t size);
+  /// The region and live piece that start at `ptr`; nullopt when none does.
+  /// The caller holds `mutex`.
+  std::optional<std::pair<Regions::iterator, Pieces::iterator>>
+  findLive(const void *ptr);
 
   size_t regionBytes;
   bool advise;
   mutable std::mutex mutex;
-  std::map<char *, Region> regions;
+  Regions regions;
 };
 
 /// kBufferAlignment-aligned zeroed host memory for a runtime buffer: from
