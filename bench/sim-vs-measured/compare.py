@@ -12,28 +12,33 @@ the first count (the first pays for page faults and lazy initialisation).
               clock: the ranks' trace origins differ by up to hundreds of
               microseconds on a loaded machine, so spans across ranks are
               not taken); the median over the steps.
-  calibrated: the simulator on ACTIONS with every stage's F, B, I, W and
-              optimizer durations set to the medians of that stage's slices
-              in TRACE (the same run), each F, B, I and W with its share of
-              its rank's time in no slice (the runtime between slices,
-              posting receives included; median per step, over the rank's
-              compute actions), the step's agreement on non-finite
-              values to the median of the last-arriving rank's "agree step"
-              slice, messages of the sizes in REPORT on
-              DEVICE's links (the cpu file: 1 us latency, 20 GB/s; a
-              calibrated device: the measured MPI figures, and the CPU
-              time of posting a send and of completing a receive).
+  calibrated: the simulator on ACTIONS once for every step after the
+              first, with that step's durations: every stage's F, B, I,
+              W and optimizer time the mean of that stage's slices of
+              the step, each F, B, I and W with its share of its rank's
+              time in no slice in that step (the runtime between slices,
+              posting receives included), the step's agreement on
+              non-finite values the last-arriving rank's "agree step"
+              slice, messages of the sizes in REPORT on DEVICE's links
+              (the cpu file: 1 us latency, 20 GB/s; a calibrated device:
+              the measured MPI figures, and the CPU time of posting a send
+              and of completing a receive); the median over the steps.
+              A step's actions are not independent draws: one that ran in
+              a slow moment of a shared machine has slow neighbours, and a
+              step sums many skewed durations. Per-action medians over the
+              whole run, simulated once, come out 3-10% below the median
+              step for that reason alone (docs/bench.md, "Step by step").
   cost model: REPORT's step time (the per-op cost model on DEVICE).
 
   fastest:    the shortest of those spans (on a loaded machine, the step
               that was least disturbed by other processes).
 
-  compute:    the compute slices of the trace (F, B, I, W) against the
-              cost model's durations of the same actions in REPORT: their
-              summed medians over the summed predictions. Near 1 when the
-              machine ran at the speed DEVICE was measured at; a run in a
-              slow or fast spell of a shared machine moves every action
-              alike and shows here, whatever the schedule.
+  compute:    per step, the sum of its compute slices (F, B, I, W)
+              over the cost model's durations of the same actions in
+              REPORT; the median over the steps. Near 1 when the machine
+              ran at the speed DEVICE was measured at; a run in a slow or
+              fast spell of a shared machine moves every action alike and
+              shows here, whatever the schedule.
 
 Prints one line, tab-separated: measured_us calibrated_us cost_model_us
 fastest_us compute_ratio.
@@ -74,6 +79,42 @@ def stage_table(report_text):
     return sends, predicted, step
 
 
+def step_durations(slices, step, ranks):
+    """One step's durations (µs): (kind, stage) -> its F, B, I, W or
+    optimizer slices; stage -> the seconds its rank spent in no slice,
+    shared out over the rank's compute actions (posting sends and
+    completing receives are the simulator's, from DEVICE, as are the
+    waits; posting receives, in no slice, stays here); and the shortest
+    "agree step" slice (the last rank to arrive waits for no one, so its
+    slice is its scan of the gradients and the all-reduce)."""
+    durations, overhead, agree = {}, {}, None
+    for rank in ranks:
+        mine = slices.get((step, rank))
+        if not mine:
+            continue
+        span = max(e["ts"] + e["dur"] for e in mine) - mine[0]["ts"]
+        covered = sum(e["dur"] for e in mine)
+        compute = []
+        for e in mine:
+            m = re.match(r"([FBIW]) s(\d+) mb\d+$", e["name"])
+            if e.get("cat") == "compute" and m:
+                key = (m.group(1), int(m.group(2)))
+                compute.append(key[1])
+            elif e.get("cat") == "optimizer":
+                m = re.match(r"optimizer s(\d+)$", e["name"])
+                if not m:
+                    continue
+                key = ("OPT", int(m.group(1)))
+            else:
+                if e["name"] == "agree step":
+                    agree = e["dur"] if agree is None else min(agree, e["dur"])
+                continue
+            durations.setdefault(key, []).append(e["dur"])
+        for stage in set(compute):
+            overhead[stage] = max(span - covered, 0.0) * 1e-6 / len(compute)
+    return durations, overhead, agree or 0.0
+
+
 def main(argv):
     if len(argv) not in (5, 6):
         raise SystemExit(__doc__)
@@ -105,87 +146,45 @@ def main(argv):
     measured = statistics.median(spans)
     fastest = min(spans)
 
-    # Median duration of every (kind, stage) compute slice after step 1.
-    durations = {}
-    for e in events:
-        if e["args"]["step"] == steps[0]:
-            continue
-        m = re.match(r"([FBIW]) s(\d+) mb\d+$", e["name"])
-        if e.get("cat") == "compute" and m:
-            key = (m.group(1), int(m.group(2)))
-        elif e.get("cat") == "optimizer":
-            m = re.match(r"optimizer s(\d+)$", e["name"])
-            if not m:
-                continue
-            key = ("OPT", int(m.group(1)))
-        else:
-            continue
-        durations.setdefault(key, []).append(e["dur"])
+    tables, speeds = [], []
+    check_share = len(sends) / max(len(ranks), 1)
+    for k in steps[1:]:
+        durations, overhead, agree = step_durations(slices, k, ranks)
+        timed = sum(sum(v) for key, v in durations.items() if key in predicted)
+        priced = sum(len(v) * predicted[key]
+                     for key, v in durations.items() if key in predicted)
+        if priced > 0:
+            speeds.append(timed * 1e-6 / priced)
 
-    # The run's compute slices against the cost model's durations of the
-    # same actions (each (kind, stage) median weighted by its count): near
-    # 1 when the machine ran at the speed it was calibrated at; far from 1
-    # when its speed changed between the calibration and this run (other
-    # processes sharing its cores), whatever the schedule.
-    timed = sum(len(v) * statistics.median(v) * 1e-6
-                for key, v in durations.items() if key in predicted)
-    priced = sum(len(v) * predicted[key]
-                 for key, v in durations.items() if key in predicted)
-    speed = timed / priced if priced > 0 else float("nan")
+        def seconds(kind, stage):
+            values = durations.get((kind, stage))
+            if not values:
+                return 0.0
+            return (statistics.mean(values) * 1e-6 +
+                    (overhead.get(stage, 0.0) if kind != "OPT" else 0.0))
 
-    # A rank's own work outside its compute slices: the runtime between
-    # slices (time inside no slice), per step (the median over the steps),
-    # shared out over the rank's compute actions. Posting sends and
-    # completing receives are the simulator's (a calibrated DEVICE's send
-    # and recv times of a message), as are the waits (receives, completing
-    # sends, the agreement). Posting receives, in no slice, stays here.
-    overhead = {}  # stage -> seconds added to each of its F, B, I, W
-    for rank in ranks:
-        per_step, actions, stages = [], 0, set()
-        for k in steps[1:]:
-            mine = slices.get((k, rank))
-            if not mine:
-                continue
-            span = max(e["ts"] + e["dur"] for e in mine) - mine[0]["ts"]
-            covered = sum(e["dur"] for e in mine)
-            per_step.append(max(span - covered, 0.0))
-            compute = [e for e in mine if e.get("cat") == "compute"]
-            actions = len(compute)
-            stages |= {int(re.search(r" s(\d+)", e["name"]).group(1))
-                       for e in compute}
-        if per_step and actions:
-            for stage in stages:
-                overhead[stage] = statistics.median(per_step) * 1e-6 / actions
-
-    def median_s(kind, stage):
-        values = durations.get((kind, stage))
-        if not values:
-            return 0.0
-        return statistics.median(values) * 1e-6 + overhead.get(stage, 0.0)
-
-    # The step's agreement on non-finite values: the rank that arrives last
-    # waits for no one, so its "agree step" slice is its scan of the
-    # gradients and the all-reduce; the median over the steps, shared out
-    # over the stages of a rank (the simulator sums a rank's stages).
-    agree = {}
-    for e in events:
-        if e["name"] == "agree step" and e["args"]["step"] != steps[0]:
-            step = e["args"]["step"]
-            agree[step] = min(agree.get(step, e["dur"]), e["dur"])
-    per_rank = len(sends) / max(len(ranks), 1)
-    check = (statistics.median(agree.values()) * 1e-6 / per_rank
-             if agree else 0.0)
+        # The agreement, shared out over the stages of a rank (the
+        # simulator sums a rank's stages).
+        check = agree * 1e-6 / check_share
+        tables.append("table\n" + "".join(
+            "%d %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n" % (
+                s, seconds("F", s), seconds("B", s), seconds("I", s),
+                seconds("W", s), seconds("OPT", s), sends[s], check)
+            for s in sorted(sends)))
+    speed = statistics.median(speeds) if speeds else float("nan")
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as costs:
-        costs.write("# stage F B I W OPT activation_bytes check\n")
-        for s in sorted(sends):
-            costs.write("%d %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n" % (
-                s, median_s("F", s), median_s("B", s), median_s("I", s),
-                median_s("W", s), median_s("OPT", s), sends[s], check))
+        costs.write("# one table per step: stage F B I W OPT "
+                    "activation_bytes check\n")
+        costs.write("".join(tables))
         costs.flush()
         out = subprocess.run([simulator, actions_path, costs.name, device],
                              check=True, capture_output=True, text=True)
-    calibrated = float(re.search(r"step_time_s (\S+)", out.stdout).group(1))
+    simulated = [float(t) for t in re.findall(r"step_time_s (\S+)", out.stdout)]
+    if len(simulated) != len(tables):
+        raise SystemExit("compare.py: %d step times for %d tables" %
+                         (len(simulated), len(tables)))
+    calibrated = statistics.median(simulated)
     print("%.1f\t%.1f\t%.1f\t%.1f\t%.3f" % (measured, calibrated * 1e6,
                                             cost_model * 1e6, fastest, speed))
 

@@ -16,13 +16,15 @@
 // stage, `stage forward backward backward_input backward_weight optimizer
 // activation_bytes [check]` (seconds, bytes; `#` starts a comment; check:
 // the stage's share of its rank's non-finite scan before the step's
-// agreement, default 0). DEVICE: the
+// agreement, default 0). A line `table` starts another set of durations
+// for the same program (compare.py gives one per measured step); each is
+// simulated in turn. DEVICE: the
 // device whose links carry the messages, a name (a calibrated one too) or a
 // .json file (default cpu); ranks are devices of one node.
 //
-// Output: `step_time_s T` and `bubble_fraction F`, one per line; with
-// --timeline then every rank's simulated actions, one per line: `rank R
-// START_US END_US ACTION` (to set beside the measured trace).
+// Output: for each table, `step_time_s T` and `bubble_fraction F`, one
+// per line; with --timeline then every rank's simulated actions, one per line:
+// `rank R START_US END_US ACTION` (to set beside the measured trace).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +34,9 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace pipewave;
 
@@ -73,11 +77,18 @@ int main(int argc, char **argv) {
     return fail(std::string(argv[1]) + ": " + built.error);
   const schedule::Program &program = *built.program;
 
-  sim::CostTable costs;
-  costs.stages.resize(program.numStages);
-  // pipewave-run's agreement on non-finite values before the updates.
-  costs.stepAgreement = true;
-  std::vector<bool> seen(program.numStages, false);
+  std::vector<sim::CostTable> tables;
+  std::vector<std::vector<bool>> seen;
+  auto startTable = [&] {
+    tables.emplace_back();
+    tables.back().stages.resize(program.numStages);
+    // pipewave-run's agreement on non-finite values before the updates.
+    tables.back().stepAgreement = true;
+    seen.emplace_back(program.numStages, false);
+  };
+  auto where = [&](int lineNo) {
+    return std::string(argv[2]) + ":" + std::to_string(lineNo) + ": ";
+  };
   std::istringstream lines(costsText);
   std::string line;
   int lineNo = 0;
@@ -86,27 +97,45 @@ int main(int argc, char **argv) {
     if (size_t hash = line.find('#'); hash != std::string::npos)
       line.erase(hash);
     std::istringstream fields(line);
-    int stage;
-    if (!(fields >> stage))
+    std::string first;
+    if (!(fields >> first))
       continue;
+    if (first == "table") {
+      startTable();
+      continue;
+    }
+    int stage;
+    try {
+      size_t used = 0;
+      stage = std::stoi(first, &used);
+      if (used != first.size())
+        throw std::invalid_argument(first);
+    } catch (const std::exception &) {
+      return fail(where(lineNo) + "expected a stage number or 'table', got '" +
+                  first + "'");
+    }
+    if (tables.empty())
+      startTable();
     if (stage < 0 || stage >= program.numStages)
-      return fail(std::string(argv[2]) + ":" + std::to_string(lineNo) +
-                  ": stage " + std::to_string(stage) +
+      return fail(where(lineNo) + "stage " + std::to_string(stage) +
                   " is not a stage of the program");
-    sim::StageCosts &c = costs.stages[stage];
+    sim::StageCosts &c = tables.back().stages[stage];
     if (!(fields >> c.forward >> c.backward >> c.backwardInput >>
           c.backwardWeight >> c.optimizer >> c.activationBytes))
-      return fail(std::string(argv[2]) + ":" + std::to_string(lineNo) +
-                  ": expected stage forward backward backward_input "
+      return fail(where(lineNo) +
+                  "expected stage forward backward backward_input "
                   "backward_weight optimizer activation_bytes [check]");
     if (!(fields >> c.checkSeconds))
       c.checkSeconds = 0;
-    seen[stage] = true;
+    seen.back()[stage] = true;
   }
-  for (int s = 0; s < program.numStages; ++s)
-    if (!seen[s])
-      return fail(std::string(argv[2]) + ": no line for stage " +
-                  std::to_string(s));
+  if (tables.empty())
+    return fail(std::string(argv[2]) + ": no durations");
+  for (size_t t = 0; t < tables.size(); ++t)
+    for (int s = 0; s < program.numStages; ++s)
+      if (!seen[t][s])
+        return fail(std::string(argv[2]) + ": table " + std::to_string(t + 1) +
+                    " has no line for stage " + std::to_string(s));
 
   std::string deviceName = argc == 4 ? argv[3] : "cpu";
   std::string error;
@@ -120,17 +149,19 @@ int main(int argc, char **argv) {
   int numRanks = static_cast<int>(program.ranks.size());
   sim::Cluster cluster = sim::Cluster::of(*device, numRanks, 1);
 
-  sim::SimReport report = sim::simulate(program, costs, cluster);
-  if (!report.error.empty())
-    return fail(report.error);
-  std::printf("step_time_s %.9g\nbubble_fraction %.6f\n", report.stepTime,
-              report.bubbleFraction);
-  if (timeline)
-    for (int r = 0; r < numRanks; ++r)
-      for (const schedule::Slice &slice : report.ranks[r].slices)
-        std::printf(
-            "rank %d %.1f %.1f %s\n", r, slice.start * 1e6, slice.end * 1e6,
-            schedule::describe(program.ranks[r].actions[slice.actionIndex])
-                .c_str());
+  for (const sim::CostTable &costs : tables) {
+    sim::SimReport report = sim::simulate(program, costs, cluster);
+    if (!report.error.empty())
+      return fail(report.error);
+    std::printf("step_time_s %.9g\nbubble_fraction %.6f\n", report.stepTime,
+                report.bubbleFraction);
+    if (timeline)
+      for (int r = 0; r < numRanks; ++r)
+        for (const schedule::Slice &slice : report.ranks[r].slices)
+          std::printf(
+              "rank %d %.1f %.1f %s\n", r, slice.start * 1e6, slice.end * 1e6,
+              schedule::describe(program.ranks[r].actions[slice.actionIndex])
+                  .c_str());
+  }
   return 0;
 }
