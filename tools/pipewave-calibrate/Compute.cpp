@@ -48,7 +48,7 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
   c.fusedOpSeconds = std::max(0.0, (chained - call) / (chain - 1));
   // The call inside an action's slice, and the runtime's work between one
   // action and the next slice (the next action's dispatch, its slots and
-  // events): the median gap after an action in a one-rank training run of
+  // events): the mean gap after an action in a one-rank training run of
   // 4 microbatches, on a stage of 4 parameter tensors (the work grows with
   // a stage's tensors: about 0.25 us with one, 0.7 with 16 on the machine
   // this was written on). An action costs both.

@@ -144,7 +144,8 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
     error = base + ".trace.json: no F slice after step 1";
     return std::nullopt;
   }
-  return Timing{median(forward), median(optimizer), median(gaps)};
+  return Timing{typicalMean(forward), typicalMean(optimizer),
+                typicalMean(gaps)};
 }
 
 std::optional<Timing> Runner::pooled(const Model &model,

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Runner compiles a Model with pipewave-compile (one stage) and runs it with
-// pipewave-run on one rank with --trace; the timing is the median of the
-// stage's F (and optimizer) slices after the first step. The communication
+// pipewave-run on one rank with --trace; the timing is the typical mean
+// (typicalMean) of the stage's F (and optimizer) slices after the first
+// step. The communication
 // figures come from this tool itself run on two ranks (--comm-worker).
 //
 //===----------------------------------------------------------------------===//
@@ -25,9 +26,9 @@
 
 namespace pipewave::calibrate {
 
-/// Median seconds of one step's slices, and of the runtime's work between
-/// them: from the end of an F, B, I or W slice to the start of the step's
-/// next slice (0 when no action is followed by another slice).
+/// Typical seconds (typicalMean) of one step's slices, and of the runtime's
+/// work between them: from the end of an F, B, I or W slice to the start of the
+/// step's next slice (0 when no action is followed by another slice).
 struct Timing {
   double forward = 0;
   double optimizer = 0;

@@ -18,6 +18,18 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
+double typicalMean(const std::vector<double> &values, double cutoff) {
+  double limit = cutoff * median(values);
+  double sum = 0;
+  size_t count = 0;
+  for (double value : values)
+    if (value <= limit) {
+      sum += value;
+      ++count;
+    }
+  return count ? sum / static_cast<double>(count) : 0;
+}
+
 double SamplePool::add(const std::string &name, double value) {
   std::vector<double> &values = samples[name];
   values.push_back(value);

@@ -26,6 +26,13 @@ namespace pipewave::calibrate {
 /// 0 for none).
 double median(std::vector<double> values);
 
+/// The mean of the `values` that are at most `cutoff` times their median:
+/// the typical time of a benchmark's slices in one pass (0 for none). A
+/// stage's step sums many such times, so it goes with their mean, which a
+/// right-skewed timing puts above the median; a slice `cutoff` times the
+/// median is the process descheduled, which a median step escapes.
+double typicalMean(const std::vector<double> &values, double cutoff = 3.0);
+
 /// Samples by name across passes: add() records one and returns the median
 /// of every sample recorded under that name so far. A calibration run in
 /// several passes, each over every benchmark in turn, so reports the median

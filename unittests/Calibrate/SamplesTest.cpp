@@ -18,6 +18,18 @@ TEST(SamplesTest, MedianOfOddAndEvenCounts) {
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
 }
 
+// A pass's figure is the mean of its slices, a descheduled slice (over 3x
+// the median) left out: a right-skewed timing's mean is above its median.
+TEST(SamplesTest, TypicalMeanIsTheMeanWithoutDescheduledSlices) {
+  EXPECT_DOUBLE_EQ(typicalMean({}), 0);
+  EXPECT_DOUBLE_EQ(typicalMean({2, 2, 2, 5}), 2.75);   // median 2: 5 < 6
+  EXPECT_DOUBLE_EQ(typicalMean({2, 2, 2, 7}), 2);      // 7 > 3 x 2: left out
+  EXPECT_DOUBLE_EQ(typicalMean({1, 1, 2, 4}), 2);      // median 1.5, 4 < 4.5
+  EXPECT_DOUBLE_EQ(typicalMean({1, 1, 1, 2}, 1.5), 1); // a tighter cutoff
+  // Negative times (none in a trace) leave no value under the limit.
+  EXPECT_DOUBLE_EQ(typicalMean({-1, -1}), 0);
+}
+
 TEST(SamplesTest, PoolReportsTheMedianSoFar) {
   SamplePool pool;
   EXPECT_DOUBLE_EQ(pool.add("mm", 10), 10);
