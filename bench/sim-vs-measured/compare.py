@@ -80,19 +80,22 @@ def stage_table(report_text):
 
 
 def step_durations(slices, step, ranks):
-    """One step's durations (µs): (kind, stage) -> its F, B, I, W or
-    optimizer slices; stage -> the seconds its rank spent in no slice,
+    """One step's span and durations (µs): the longest span of one rank
+    (its first slice's start to its last slice's end); (kind, stage) -> its
+    F, B, I, W or optimizer slices; stage -> the seconds its rank spent in
+    no slice,
     shared out over the rank's compute actions (posting sends and
     completing receives are the simulator's, from DEVICE, as are the
     waits; posting receives, in no slice, stays here); and the shortest
     "agree step" slice (the last rank to arrive waits for no one, so its
     slice is its scan of the gradients and the all-reduce)."""
-    durations, overhead, agree = {}, {}, None
+    longest, durations, overhead, agree = 0.0, {}, {}, None
     for rank in ranks:
         mine = slices.get((step, rank))
         if not mine:
             continue
         span = max(e["ts"] + e["dur"] for e in mine) - mine[0]["ts"]
+        longest = max(longest, span)
         covered = sum(e["dur"] for e in mine)
         compute = []
         for e in mine:
@@ -112,7 +115,7 @@ def step_durations(slices, step, ranks):
             durations.setdefault(key, []).append(e["dur"])
         for stage in set(compute):
             overhead[stage] = max(span - covered, 0.0) * 1e-6 / len(compute)
-    return durations, overhead, agree or 0.0
+    return longest, durations, overhead, agree or 0.0
 
 
 def main(argv):
@@ -133,23 +136,11 @@ def main(argv):
     slices = {}
     for e in sorted(events, key=lambda e: e["ts"]):
         slices.setdefault((e["args"]["step"], e["pid"]), []).append(e)
-    spans = []
-    for k in steps[1:]:
-        longest = 0.0
-        for rank in ranks:
-            mine = slices.get((k, rank))
-            if mine:
-                longest = max(longest,
-                              max(e["ts"] + e["dur"] for e in mine) -
-                              min(e["ts"] for e in mine))
-        spans.append(longest)
-    measured = statistics.median(spans)
-    fastest = min(spans)
-
-    tables, speeds = [], []
+    spans, tables, speeds = [], [], []
     check_share = len(sends) / max(len(ranks), 1)
     for k in steps[1:]:
-        durations, overhead, agree = step_durations(slices, k, ranks)
+        span, durations, overhead, agree = step_durations(slices, k, ranks)
+        spans.append(span)
         timed = sum(sum(v) for key, v in durations.items() if key in predicted)
         priced = sum(len(v) * predicted[key]
                      for key, v in durations.items() if key in predicted)
@@ -172,6 +163,8 @@ def main(argv):
                 seconds("W", s), seconds("OPT", s), sends[s], check)
             for s in sorted(sends)))
     speed = statistics.median(speeds) if speeds else float("nan")
+    measured = statistics.median(spans)
+    fastest = min(spans)
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as costs:
         costs.write("# one table per step: stage F B I W OPT "

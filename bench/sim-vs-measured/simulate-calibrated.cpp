@@ -31,10 +31,10 @@
 #include "pipewave/Schedule/ActionList.h"
 #include "pipewave/Simulator/Simulator.h"
 
+#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -104,16 +104,11 @@ int main(int argc, char **argv) {
       startTable();
       continue;
     }
-    int stage;
-    try {
-      size_t used = 0;
-      stage = std::stoi(first, &used);
-      if (used != first.size())
-        throw std::invalid_argument(first);
-    } catch (const std::exception &) {
+    int stage = 0;
+    const char *end = first.data() + first.size();
+    if (std::from_chars(first.data(), end, stage).ptr != end)
       return fail(where(lineNo) + "expected a stage number or 'table', got '" +
                   first + "'");
-    }
     if (tables.empty())
       startTable();
     if (stage < 0 || stage >= program.numStages)
