@@ -159,8 +159,10 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
     }
     all[count++] = (timed){s, "B", st->backward, bargs, bres};
     if (st->backward_input && st->backward_weight) {
-      /* backward_input -> d_activation_args..., wstash...;
-         backward_weight(wstash...) -> d_param_args... */
+      /* backward_input -> d_activation_args..., computed...;
+         backward_weight(wstash...) -> d_param_args..., a wstash value
+         computed (wstash_source -1) or backward_input's argument
+         wstash_source[i], passed through. */
       int nact = st->num_grad_args - numParams;
       void **ires = calloc((size_t)(nact + st->num_wstash) + 1, sizeof(void *));
       void **wargs = calloc((size_t)st->num_wstash + 1, sizeof(void *));
@@ -171,8 +173,13 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
           wres[nw++] = bres[i];
         else
           ires[ni++] = bres[i];
-      for (int i = 0; i < st->num_wstash; ++i)
-        ires[ni++] = wargs[i] = buffer(&st->wstash[i], 0);
+      for (int i = 0; i < st->num_wstash; ++i) {
+        int source = st->wstash_source ? st->wstash_source[i] : -1;
+        if (source >= 0)
+          wargs[i] = bargs[source];
+        else
+          ires[ni++] = wargs[i] = buffer(&st->wstash[i], 0);
+      }
       wargs[st->num_wstash] = workspace;
       all[count++] = (timed){s, "I", st->backward_input, bargs, ires};
       all[count++] = (timed){s, "W", st->backward_weight, wargs, wres};

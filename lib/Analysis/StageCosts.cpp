@@ -204,7 +204,7 @@ FailureOr<ModelCosts> pipewave::computeModelCosts(func::FuncOp entry,
     work.backwardInputOps = costedOps(bwdInput);
     work.backwardWeightOps =
         bwdWeight && bwdInput
-            ? costedOps(bwdWeight, weightStashParams(bwdWeight, bwdInput))
+            ? costedOps(bwdWeight, weightStashParams(fn, bwdWeight, bwdInput))
             : costedOps(bwdWeight);
     work.hasSplitBackward = bwdInput && bwdWeight;
     if (!bwd) {

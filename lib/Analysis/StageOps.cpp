@@ -93,18 +93,26 @@ static BlockArgument parameterRoot(func::FuncOp fn, const ParamArgs &params,
   return nullptr;
 }
 
-ParamArgs stage_ops::weightStashParams(func::FuncOp bwdWeight,
+ParamArgs stage_ops::weightStashParams(func::FuncOp stage,
+                                       func::FuncOp bwdWeight,
                                        func::FuncOp bwdInput) {
   ParamArgs params = markedParams(bwdWeight);
   auto ret =
       dyn_cast<func::ReturnOp>(bwdInput.getBody().back().getTerminator());
-  if (!ret || ret.getNumOperands() < bwdWeight.getNumArguments())
+  SmallVector<int64_t> sources =
+      pipe::getWStashArgs(stage, bwdWeight.getNumArguments());
+  unsigned returned = llvm::count(sources, -1);
+  if (!ret || ret.getNumOperands() < returned)
     return params;
-  unsigned first = ret.getNumOperands() - bwdWeight.getNumArguments();
+  unsigned next = ret.getNumOperands() - returned;
   ParamArgs inputParams = markedParams(bwdInput);
-  for (unsigned j = 0, e = bwdWeight.getNumArguments(); j < e; ++j)
-    if (parameterRoot(bwdInput, inputParams, ret.getOperand(first + j)))
+  for (auto [j, k] : llvm::enumerate(sources)) {
+    if (k >= 0)
+      params[j] = params[j] || (static_cast<size_t>(k) < inputParams.size() &&
+                                inputParams[k]);
+    else if (parameterRoot(bwdInput, inputParams, ret.getOperand(next++)))
       params[j] = true;
+  }
   return params;
 }
 

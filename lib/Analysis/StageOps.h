@@ -25,11 +25,13 @@ namespace pipewave::stage_ops {
 /// Which arguments of a function hold parameters, by argument number.
 using ParamArgs = llvm::SmallVector<bool>;
 
-/// The arguments of a weight-gradient function that hold parameters: the
-/// weight stash is what the input-gradient function returns after its
-/// input gradients (pipe-autodiff's split), and an entry that is one of
-/// its parameter arguments (or a view of one) is that parameter.
-ParamArgs weightStashParams(mlir::func::FuncOp bwdWeight,
+/// The arguments of the weight-gradient function of `stage` that hold
+/// parameters: each is, by the stage's pipe.wstash_args, an argument of
+/// the input-gradient function or one of the values it returns after its
+/// input gradients (pipe-autodiff's split), and one that is a parameter
+/// argument there (or a view of one) is that parameter.
+ParamArgs weightStashParams(mlir::func::FuncOp stage,
+                            mlir::func::FuncOp bwdWeight,
                             mlir::func::FuncOp bwdInput);
 
 /// The costed, non-free ops of `fn` (nested ones included), and a Copy for

@@ -85,19 +85,24 @@ private:
     pool.stage = stage;
     pool.received = received;
     const pw_stage &info = model.stages[stage];
-    int count = info.num_results;
-    const pw_tensor_info *tensors = info.results;
+    // A weight stash slot holds only what I computes; the values it passes
+    // through stay in their own buffers.
+    std::vector<const pw_tensor_info *> tensors;
     if (payload == kStashBuffer) {
-      count = info.num_stash;
-      tensors = info.stash;
+      for (int k = 0; k < info.num_stash; ++k)
+        tensors.push_back(&info.stash[k]);
     } else if (payload == kWStashBuffer) {
-      count = info.num_wstash;
-      tensors = info.wstash;
+      for (int k = 0; k < info.num_wstash; ++k)
+        if (wstashSource(info, k) < 0)
+          tensors.push_back(&info.wstash[k]);
+    } else {
+      for (int r = 0; r < info.num_results; ++r)
+        tensors.push_back(&info.results[r]);
     }
     size_t offset = 0;
-    for (int r = 0; r < count; ++r) {
+    for (const pw_tensor_info *tensor : tensors) {
       pool.offsets.push_back(offset);
-      offset += alignUp(tensorBytes(tensors[r]));
+      offset += alignUp(tensorBytes(*tensor));
     }
     pool.bytes = std::max(offset, kBufferAlignment);
     plan.pools.push_back(std::move(pool));
@@ -140,6 +145,31 @@ private:
     return it->second;
   }
 
+  /// W: the buffers of the weight stash values I passed through (an
+  /// activation of the previous stage, the stash, the result gradients),
+  /// which must live until W. Parameters, data slices and the loss seed
+  /// hold still through the step.
+  void usePassedThrough(int i, const pw_stage &info, int s, int m) {
+    bool activation = false, stash = false, gradient = false;
+    for (int k = 0; k < info.num_wstash; ++k) {
+      int source = wstashSource(info, k);
+      if (source < 0)
+        continue;
+      BackwardArg arg = backwardArg(info, source);
+      activation |= arg.kind == BackwardArg::Argument &&
+                    info.arg_source[arg.index] == PW_FROM_PREVIOUS;
+      stash |= arg.kind == BackwardArg::Stash;
+      gradient |=
+          arg.kind == BackwardArg::ResultGradient && s < model.num_stages - 1;
+    }
+    if (activation)
+      use(i, PW_ACTIVATION, s - 1, m);
+    if (stash)
+      use(i, kStashBuffer, s, m);
+    if (gradient)
+      use(i, PW_GRADIENT, s, m);
+  }
+
   void findBuffers() {
     int n = program.num_actions;
     int last = model.num_stages - 1;
@@ -172,12 +202,13 @@ private:
           use(i, PW_GRADIENT, s, m);
         if (takesPrevious(s))
           define(i, PW_GRADIENT, s - 1, m, /*received=*/false);
-        if (a.kind == PW_ACT_BACKWARD_INPUT && info.num_wstash > 0)
+        if (a.kind == PW_ACT_BACKWARD_INPUT && numComputedWStash(info) > 0)
           define(i, kWStashBuffer, s, m, /*received=*/false);
         break;
       case PW_ACT_BACKWARD_WEIGHT:
-        if (info.num_wstash > 0)
+        if (numComputedWStash(info) > 0)
           use(i, kWStashBuffer, s, m);
+        usePassedThrough(i, info, s, m);
         break;
       case PW_ACT_SEND: {
         int sent = a.payload == PW_ACTIVATION ? use(i, PW_ACTIVATION, s, m)

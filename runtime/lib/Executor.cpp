@@ -102,8 +102,15 @@ Executor::Executor(const pw_model &model, const ExecPlan &plan,
           retainBytes[s] += tensorBytes(stage.args[a]);
       for (int k = 0; k < stage.num_stash; ++k)
         retainBytes[s] += tensorBytes(stage.stash[k]);
-      for (int k = 0; k < stage.num_wstash; ++k)
-        weightStashBytes[s] += tensorBytes(stage.wstash[k]);
+      // What W holds on to: the weight stash, passed through or not, but
+      // for the parameters.
+      for (int k = 0; k < stage.num_wstash; ++k) {
+        int source = wstashSource(stage, k);
+        BackwardArg arg = backwardArg(stage, source);
+        if (source < 0 || arg.kind != BackwardArg::Argument ||
+            stage.arg_source[arg.index] != PW_FROM_PARAM)
+          weightStashBytes[s] += tensorBytes(stage.wstash[k]);
+      }
     }
   if (!model.forward_only)
     prepareTraining();
@@ -213,24 +220,25 @@ void Executor::awaitSends(SlotRef ref) {
 /// The stage's arguments for the action's microbatch into argPointers: data
 /// slices, the live parameters, the previous stage's results.
 void Executor::stageArguments(int index) {
+  const pw_stage &stage = model.stages[program.actions[index].stage];
+  argPointers.resize(stage.num_args);
+  for (int a = 0; a < stage.num_args; ++a)
+    argPointers[a] = stageArgument(index, a);
+}
+
+void *Executor::stageArgument(int index, int arg) const {
   const pw_action &action = program.actions[index];
   const ExecAction &current = plan.actions[index];
   const pw_stage &stage = model.stages[action.stage];
-  argPointers.resize(stage.num_args);
-  for (int a = 0; a < stage.num_args; ++a) {
-    int source = stage.arg_index[a];
-    switch (stage.arg_source[a]) {
-    case PW_FROM_DATA:
-      argPointers[a] = const_cast<void *>(dataSlice(source, action.microbatch));
-      break;
-    case PW_FROM_PARAM:
-      argPointers[a] = deviceInputs[source];
-      break;
-    default:
-      argPointers[a] = slotData(current.input) +
-                       plan.pools[current.input.pool].offsets[source];
-      break;
-    }
+  int source = stage.arg_index[arg];
+  switch (stage.arg_source[arg]) {
+  case PW_FROM_DATA:
+    return const_cast<void *>(dataSlice(source, action.microbatch));
+  case PW_FROM_PARAM:
+    return deviceInputs[source];
+  default:
+    return slotData(current.input) +
+           plan.pools[current.input.pool].offsets[source];
   }
 }
 

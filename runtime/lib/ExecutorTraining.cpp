@@ -302,17 +302,36 @@ void Executor::backward(int index) {
   used(current.wstash);
 }
 
-/// W: backward_weight(wstash...) -> d_param_args.
+/// W: backward_weight(wstash...) -> d_param_args. A weight stash value I
+/// computed is in the WSTASH slot; one it passed through is the buffer I
+/// read it from, kept alive by the plan.
 void Executor::backwardWeight(int index) {
   const pw_action &action = program.actions[index];
   const ExecAction &current = plan.actions[index];
   const pw_stage &stage = model.stages[action.stage];
   StageState &st = stages[action.stage];
   argPointers.clear();
-  if (current.wstash.valid()) {
-    const ExecPool &wstash = plan.pools[current.wstash.pool];
-    for (size_t k = 0; k < wstash.offsets.size(); ++k)
-      argPointers.push_back(slotData(current.wstash) + wstash.offsets[k]);
+  size_t computed = 0;
+  for (int k = 0; k < stage.num_wstash; ++k) {
+    int source = wstashSource(stage, k);
+    if (source < 0) {
+      const ExecPool &wstash = plan.pools[current.wstash.pool];
+      argPointers.push_back(slotData(current.wstash) +
+                            wstash.offsets[computed++]);
+      continue;
+    }
+    BackwardArg arg = backwardArg(stage, source);
+    if (arg.kind == BackwardArg::Argument)
+      argPointers.push_back(stageArgument(index, arg.index));
+    else if (arg.kind == BackwardArg::Stash)
+      argPointers.push_back(slotData(current.stash) +
+                            plan.pools[current.stash.pool].offsets[arg.index]);
+    else if (current.gradient.valid())
+      argPointers.push_back(
+          slotData(current.gradient) +
+          plan.pools[current.gradient.pool].offsets[arg.index]);
+    else
+      argPointers.push_back(st.seed + st.seedOffsets[arg.index]);
   }
   bool accumulating = stage.backward_weight_acc && parametersStarted(st);
   resultPointers.clear();
@@ -329,6 +348,9 @@ void Executor::backwardWeight(int index) {
   accumulateParameters(st);
   record(current.name, "compute", begin);
   used(current.wstash);
+  used(current.input);
+  used(current.stash);
+  used(current.gradient);
 }
 
 void Executor::allreduce(int index) {

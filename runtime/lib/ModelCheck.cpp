@@ -346,6 +346,40 @@ void checkTensorList(int32_t count, const pw_tensor_info *infos,
     checkTensor(infos[k], what + " " + std::to_string(k));
 }
 
+/// Weight stash values passed through from backward_input's arguments name
+/// one of them, of the same shape, that holds still until W: not a state
+/// argument (later forwards overwrite it).
+void checkWStashSources(const pw_stage &stage, const std::string &where) {
+  int numBackwardArgs = stage.num_args + stage.num_stash;
+  for (int r = 0; r < stage.num_results; ++r)
+    numBackwardArgs += stage.result_has_grad[r] != 0;
+  for (int k = 0; k < stage.num_wstash; ++k) {
+    int source = wstashSource(stage, k);
+    std::string what = where + " wstash_source[" + std::to_string(k) +
+                       "] = " + std::to_string(source);
+    if (source < -1 || source >= numBackwardArgs)
+      modelError(what + " is neither -1 nor a backward argument index (0 to " +
+                 std::to_string(numBackwardArgs - 1) + ")");
+    if (source < 0)
+      continue;
+    BackwardArg arg = backwardArg(stage, source);
+    const pw_tensor_info &info =
+        arg.kind == BackwardArg::Argument ? stage.args[arg.index]
+        : arg.kind == BackwardArg::Stash  ? stage.stash[arg.index]
+                                          : stage.results[arg.index];
+    const pw_tensor_info &value = stage.wstash[k];
+    if (info.dtype != value.dtype || info.rank != value.rank ||
+        !std::equal(info.shape, info.shape + info.rank, value.shape))
+      modelError(what + ": that argument's shape or dtype is not the weight "
+                        "stash value's");
+    if (arg.kind == BackwardArg::Argument &&
+        std::find(stage.state_args, stage.state_args + stage.num_state,
+                  arg.index) != stage.state_args + stage.num_state)
+      modelError(what + " is a state argument, which the forwards between I "
+                        "and W overwrite");
+  }
+}
+
 /// The training functions and tensors of every stage, the loss, and the
 /// trained parameters.
 void checkTraining(const pw_model &model) {
@@ -410,6 +444,7 @@ void checkTraining(const pw_model &model) {
           modelError(what + ": state '" + inputName(model, stage.arg_index[a]) +
                      "' also gets a gradient");
     }
+    checkWStashSources(stage, where);
   }
   const pw_stage &lastStage = model.stages[last];
   if (model.num_outputs < 1 || model.outputs[0].rank != 0 ||

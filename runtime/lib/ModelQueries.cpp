@@ -23,6 +23,30 @@ std::string outputName(const pw_model &model, int index) {
   return name && *name ? name : "output" + std::to_string(index);
 }
 
+BackwardArg backwardArg(const pw_stage &stage, int index) {
+  if (index >= 0 && index < stage.num_args)
+    return {BackwardArg::Argument, index};
+  index -= stage.num_args;
+  if (index >= 0 && index < stage.num_stash)
+    return {BackwardArg::Stash, index};
+  index -= stage.num_stash;
+  for (int r = 0; index >= 0 && r < stage.num_results; ++r)
+    if (stage.result_has_grad[r] && index-- == 0)
+      return {BackwardArg::ResultGradient, r};
+  return {BackwardArg::Argument, -1};
+}
+
+int wstashSource(const pw_stage &stage, int k) {
+  return stage.wstash_source ? stage.wstash_source[k] : -1;
+}
+
+int numComputedWStash(const pw_stage &stage) {
+  int computed = 0;
+  for (int k = 0; k < stage.num_wstash; ++k)
+    computed += wstashSource(stage, k) < 0;
+  return computed;
+}
+
 bool rankHoldsStage(const pw_model &model, int rank, int stage) {
   const pw_rank_program &program = model.ranks[rank];
   return std::binary_search(program.stages, program.stages + program.num_stages,

@@ -96,17 +96,21 @@ func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
 // CHECK-NEXT: call @main_stage1(
 
 // With split=true: @<stage>_bwd_input returns the activation gradients, then
-// the weight stash; @<stage>_bwd_weight takes the weight stash alone.
+// the weight stash values it computes; @<stage>_bwd_weight takes the weight
+// stash alone, and pipe.wstash_args says which of its arguments are
+// @<stage>_bwd_input's own arguments passed through (index) rather than
+// returned (-1).
 // SPLIT-LABEL: func.func private @main_stage0(
-// SPLIT-SAME: attributes {pipe.bwd = @main_stage0_bwd, pipe.bwd_input = @main_stage0_bwd_input, pipe.bwd_weight = @main_stage0_bwd_weight, pipe.fwd = @main_stage0_fwd, pipe.grad_args = array<i64: 1, 2>, pipe.stage = 0 : i64}
+// SPLIT-SAME: attributes {pipe.bwd = @main_stage0_bwd, pipe.bwd_input = @main_stage0_bwd_input, pipe.bwd_weight = @main_stage0_bwd_weight, pipe.fwd = @main_stage0_fwd, pipe.grad_args = array<i64: 1, 2>, pipe.stage = 0 : i64, pipe.wstash_args = array<i64: 3, 4, 0>}
 // SPLIT: func.func private @main_stage0_fwd(
 // SPLIT: func.func private @main_stage0_bwd(
-// Stage 0 has no activation input: the input half only hands the stash, d_h
-// and x over; the weight half does all the work.
+// Stage 0 has no activation input: the input half has nothing to compute
+// (the stash, d_h and x go to the weight half as they are); the weight half
+// does all the work.
 // SPLIT-LABEL: func.func private @main_stage0_bwd_input(
-// SPLIT-SAME: %[[X:[^:]*]]: tensor<4x8xf32> {pipe.name = "x"}, %{{.*}}: tensor<1x8x8xf32> {pipe.name = "w0", pipe.param}, %{{.*}}: tensor<1x8xf32> {pipe.name = "b0", pipe.param},
-// SPLIT-SAME: %[[SH:[^:]*]]: tensor<4x8xf32>, %[[DH:[^:]*]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
-// SPLIT-NEXT: return %[[SH]], %[[DH]], %[[X]]
+// SPLIT-SAME: %{{[^:]*}}: tensor<4x8xf32> {pipe.name = "x"}, %{{.*}}: tensor<1x8x8xf32> {pipe.name = "w0", pipe.param}, %{{.*}}: tensor<1x8xf32> {pipe.name = "b0", pipe.param},
+// SPLIT-SAME: %{{[^:]*}}: tensor<4x8xf32>, %{{[^:]*}}: tensor<4x8xf32>) {
+// SPLIT-NEXT: return{{$}}
 // SPLIT-LABEL: func.func private @main_stage0_bwd_weight(
 // SPLIT-SAME: %{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<4x8xf32>) -> (tensor<1x8x8xf32>, tensor<1x8xf32>)
 // SPLIT: tosa.reduce_sum
@@ -114,13 +118,15 @@ func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
 // SPLIT-NEXT: return
 // SPLIT-LABEL: func.func private @main_stage1(
 // SPLIT-SAME: pipe.bwd_input = @main_stage1_bwd_input, pipe.bwd_weight = @main_stage1_bwd_weight
-// Stage 1: the input half computes d_h (one matmul by w1^T) and passes h and
-// the output cotangent to the weight half, which computes d_w1 = h^T @ g.
+// SPLIT-SAME: pipe.wstash_args = array<i64: 2, -1>
+// Stage 1: the input half computes d_h (one matmul by w1^T) and the output
+// cotangent; h (its argument 2) goes to the weight half as it is, which
+// computes d_w1 = h^T @ g.
 // SPLIT-LABEL: func.func private @main_stage1_bwd_input(
-// SPLIT-SAME: %[[H:[^:]*]]: tensor<4x8xf32>, %{{.*}}: tensor<4x2xf32>, %{{.*}}: tensor<f32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x4x2xf32>)
+// SPLIT-SAME: %{{[^:]*}}: tensor<4x8xf32>, %{{.*}}: tensor<4x2xf32>, %{{.*}}: tensor<f32>) -> (tensor<4x8xf32>, tensor<1x4x2xf32>)
 // SPLIT-COUNT-1: tosa.matmul
 // SPLIT-NOT: tosa.matmul
-// SPLIT: return %{{.*}}, %[[H]], %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x4x2xf32>
+// SPLIT: return %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<1x4x2xf32>
 // SPLIT-LABEL: func.func private @main_stage1_bwd_weight(
 // SPLIT-SAME: %[[WH:[^:]*]]: tensor<4x8xf32>, %[[WG:[^:]*]]: tensor<1x4x2xf32>) -> tensor<1x8x2xf32>
 // SPLIT: %[[H3:.*]] = tosa.reshape %[[WH]]

@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -331,8 +332,15 @@ struct TestGradCheckPass
       for (int64_t arg : gradArgs)
         if (!getParamArgAttr(stage, arg))
           ++numInputGrads;
-      auto weight = func::CallOp::create(
-          b, loc, bwdWeight, input.getResults().drop_front(numInputGrads));
+      // Each weight stash value is an argument of bwd_input passed through
+      // (pipe.wstash_args) or the next value it returns after the input
+      // gradients.
+      SmallVector<Value> weightArgs;
+      unsigned nextStash = numInputGrads;
+      for (int64_t source : getWStashArgs(stage, bwdWeight.getNumArguments()))
+        weightArgs.push_back(source >= 0 ? bwdArgs[source]
+                                         : input.getResult(nextStash++));
+      auto weight = func::CallOp::create(b, loc, bwdWeight, weightArgs);
       unsigned nextInput = 0, nextWeight = 0;
       for (int64_t arg : gradArgs)
         grads.push_back(getParamArgAttr(stage, arg)

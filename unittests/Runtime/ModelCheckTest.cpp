@@ -117,6 +117,34 @@ TEST(ModelCheckTest, SplitBackwardActionsNeedTheSplitFunctions) {
       << errorOf(*b.get());
 }
 
+TEST(ModelCheckTest, RejectsBadWeightStashSources) {
+  TrainConfig c;
+  c.schedule = "zb-h1";
+  TrainModel model(c);
+  ASSERT_EQ(errorOf(*model.get()), "");
+  const pw_stage &stage = model.get()->stages[1];
+  auto *sources = const_cast<int32_t *>(stage.wstash_source);
+  ASSERT_NE(sources, nullptr);
+  int32_t h0 = sources[1];
+  // Past the backward's arguments (args, stash, d_res).
+  sources[1] = 1000;
+  EXPECT_NE(errorOf(*model.get())
+                .find("stage 1 wstash_source[1] = 1000 is neither -1 nor a "
+                      "backward argument index"),
+            std::string::npos)
+      << errorOf(*model.get());
+  // The i32 count c, not the f32 [rows, F] h.
+  sources[1] = h0 + 1;
+  EXPECT_NE(errorOf(*model.get())
+                .find("stage 1 wstash_source[1] = " + std::to_string(h0 + 1) +
+                      ": that argument's shape or dtype is not the weight "
+                      "stash value's"),
+            std::string::npos)
+      << errorOf(*model.get());
+  sources[1] = h0;
+  EXPECT_EQ(errorOf(*model.get()), "");
+}
+
 TEST(ModelCheckTest, RejectsBadTrainingModels) {
   {
     // The loss must come first, with a gradient.

@@ -142,8 +142,11 @@ Reference computeReference(const ModelConfig &config,
 ///   backward:   per layer, last first: dz = dy * (1 - y^2), dw =
 ///               sum_rows(dz * h), db = sum_rows(dz), dy = dz * w; on the
 ///               last stage dy = d_loss * 2/(B*F) * (y - t) + d_y. Split:
-///               backward_input -> (dh, wstash = dz, h per layer),
-///               backward_weight(wstash) -> (dw, db per layer).
+///               backward_input -> (dh, dz per layer), backward_weight(
+///               wstash = dz, h per layer) -> (dw, db per layer), each h
+///               passed through (wstash_source: x or h, then the stash)
+///               unless copyWStash, when backward_input returns the h's
+///               after each dz.
 struct TrainConfig {
   int layers = 4;
   int stages = 2;
@@ -164,6 +167,9 @@ struct TrainConfig {
   bool split = false;
   /// Leave the stages' B function out (only I/W).
   bool noWholeBackward = false;
+  /// The split backward_input returns every weight stash value (no
+  /// wstash_source) instead of passing the h's through.
+  bool copyWStash = false;
   /// Give the stages accumulating variants of B and W (model.h) that add
   /// the weight gradients (not the biases') to their result buffers.
   bool accumulating = false;

@@ -28,6 +28,9 @@ int tStages = 1;
 int tLayersPerStage = 1;
 int tRows = 1;
 int tFeatures = 1;
+/// backward_input returns the h_j of the weight stash too (TrainConfig::
+/// copyWStash) instead of passing them through.
+bool tCopyWStash = false;
 /// 1 / (global batch * features): the loss is the mean over the global
 /// batch, so the microbatch losses add up to it.
 float tScale = 1;
@@ -172,13 +175,17 @@ void trainBackward(int s, void *const *args, void *const *results) {
     std::copy(gDy.begin(), gDy.end(), static_cast<float *>(results[1]));
 }
 
-/// backward_input(args..., stash..., d_res...) -> (dh [s > 0], dz0, h0,
-/// dz1, h1, ...).
+/// backward_input(args..., stash..., d_res...) -> (dh [s > 0], dz0, dz1,
+/// ...), or with copyWStash (dh [s > 0], dz0, h0, dz1, h1, ...).
 void trainBackwardInput(int s, void *const *args, void *const *results) {
   int first = s == 0 ? 0 : 1;
   const int n = tRows * tFeatures;
   backwardLayers(
       s, args, gDy, gDz, [&](int j, const float *dz, const float *h) {
+        if (!tCopyWStash) {
+          std::copy(dz, dz + n, static_cast<float *>(results[first + j]));
+          return;
+        }
         std::copy(dz, dz + n, static_cast<float *>(results[first + 2 * j]));
         std::copy(h, h + n, static_cast<float *>(results[first + 2 * j + 1]));
       });
@@ -393,6 +400,7 @@ TrainModel::TrainModel(const TrainConfig &config)
   tStages = S;
   tLayersPerStage = K;
   tRows = rows;
+  tCopyWStash = cfg.copyWStash;
   tFeatures = F;
   tScale = 1.0f / static_cast<float>(B * F);
   bool split = cfg.split || cfg.schedule == "zb-h1" || cfg.schedule == "zb-v";
@@ -450,10 +458,16 @@ TrainModel::TrainModel(const TrainConfig &config)
     results.push_back(tensor("c", PW_I32, {rows}));
     hasGrad.insert(hasGrad.end(), {1, 0});
     std::vector<pw_tensor_info> stash, wstash;
+    // h_j is the stage's input (x: data; h: the previous stage's result)
+    // for j = 0, else the stash value y_{j-1}: passed through unless
+    // copyWStash.
+    std::vector<int32_t> wstashSource;
     for (int j = 0; j < K; ++j) {
       stash.push_back(tensor("y" + std::to_string(j), PW_F32, {rows, F}));
       wstash.push_back(tensor("dz" + std::to_string(j), PW_F32, {rows, F}));
       wstash.push_back(tensor("h" + std::to_string(j), PW_F32, {rows, F}));
+      wstashSource.push_back(-1);
+      wstashSource.push_back(j > 0 ? l.numArgs + j - 1 : s == 0 ? l.x : l.h);
     }
 
     pw_stage stage = {};
@@ -483,6 +497,10 @@ TrainModel::TrainModel(const TrainConfig &config)
       tensorLists.push_back(std::move(wstash));
       stage.num_wstash = 2 * K;
       stage.wstash = tensorLists.back().data();
+      if (!cfg.copyWStash) {
+        intLists.push_back(std::move(wstashSource));
+        stage.wstash_source = intLists.back().data();
+      }
     }
     if (cfg.accumulating) {
       // Bit 0: B accumulates the weight gradients; bit 1: W does.

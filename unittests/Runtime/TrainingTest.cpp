@@ -130,12 +130,15 @@ TEST(TrainingTest, ReferenceGradientsAgreeWithFiniteDifferences) {
 TEST(TrainingTest, LossAndGradientsMatchTheReference) {
   TrainConfig config;
   config.schedule = "local";
+  // The split backward: its W takes the h's where I read them (passed
+  // through), or copies that I returns (copyWStash).
   for (int stages : {1, 2, 4})
     for (int mb : {1, 4})
-      for (bool split : {false, true}) {
+      for (int split : {0, 1, 2}) {
         config.stages = stages;
         config.microbatches = mb;
-        config.split = split;
+        config.split = split > 0;
+        config.copyWStash = split == 2;
         checkGradients(config);
       }
 }

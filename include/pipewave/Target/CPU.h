@@ -54,6 +54,9 @@ struct StageDesc {
   std::string backwardInputSymbol;
   std::string backwardWeightSymbol;
   std::vector<TensorDesc> wstash;
+  /// Per wstash value: -1 (computed by the input half) or the argument of
+  /// the input half it is (pipe.wstash_args).
+  std::vector<int32_t> wstashSource;
   /// Stage arguments the forward returns new values of, after the stash.
   std::vector<int32_t> stateArgs;
   /// Workspace bytes of each function (pipe-plan-workspace); 0: none.
@@ -104,8 +107,9 @@ struct ModelDesc {
 /// result_has_grad marks the float results, grad_args is `pipe.grad_args`,
 /// the backward is `<wrapperPrefix><k>_backward` and, when the program has
 /// I/W actions, `_backward_input` / `_backward_weight` with the weight stash
-/// that `@S_bwd_input` returns after the activation gradients. Errors are
-/// emitted on the IR.
+/// (the arguments of `@S_bwd_weight`), each value an argument of
+/// `@S_bwd_input` passed through or the next it returns after the
+/// activation gradients (`pipe.wstash_args`). Errors are emitted on the IR.
 mlir::FailureOr<ModelDesc> readModelDesc(mlir::ModuleOp module,
                                          llvm::StringRef entry,
                                          llvm::StringRef modelName,

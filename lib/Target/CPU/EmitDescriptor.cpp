@@ -46,7 +46,7 @@ struct Emitter {
     stageTy =
         StructType::create(ctx, {i32, ptr, ptr, ptr, i32, ptr, ptr, // forward
                                  i32, ptr, ptr, i32, ptr,           // training
-                                 ptr, ptr, ptr, i32, ptr,           // backward
+                                 ptr, ptr, ptr, i32, ptr, ptr,      // backward
                                  i32, ptr,                          // state
                                  i64, i64, i64, i64,       // workspaces
                                  ptr, ptr, ptr, i64, i64}, // accumulating
@@ -108,6 +108,7 @@ struct Emitter {
                         OFF(pw_stage, backward_weight),
                         OFF(pw_stage, num_wstash),
                         OFF(pw_stage, wstash),
+                        OFF(pw_stage, wstash_source),
                         OFF(pw_stage, num_state),
                         OFF(pw_stage, state_args),
                         OFF(pw_stage, forward_workspace),
@@ -234,6 +235,7 @@ struct Emitter {
                     stageFn(s.backwardWeightSymbol),
                     c32(s.wstash.size()),
                     tensors(s.wstash, "wstash"),
+                    array32(s.wstashSource, "wstash_source"),
                     c32(s.stateArgs.size()),
                     array32(s.stateArgs, "state_args"),
                     c64(s.forwardWorkspace),

@@ -8,6 +8,7 @@
 
 #include "pipewave/Dialect/Pipe/IR/Pipe.h"
 #include "pipewave/Dialect/Pipe/Utils/EntryFunction.h"
+#include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 #include "pipewave/Dialect/Sched/Utils/ProgramIR.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -174,33 +175,38 @@ LogicalResult readTraining(StageDesc &stage, func::FuncOp callee, int64_t k,
   if (!split)
     return success();
 
-  // @S_bwd_input(same as @S_bwd) -> (d_activation_args..., wstash...);
-  // @S_bwd_weight(wstash...) -> (d_param_args...).
+  // @S_bwd_input(same as @S_bwd) -> (d_activation_args..., computed...);
+  // @S_bwd_weight(wstash...) -> (d_param_args...), each wstash value an
+  // argument of @S_bwd_input (pipe.wstash_args) or the next computed one.
   func::FuncOp input = trainingFunction(
       callee, pipe::PipeDialect::BwdInputAttrHelper::getNameStr(), symbols);
   func::FuncOp weight = trainingFunction(
       callee, pipe::PipeDialect::BwdWeightAttrHelper::getNameStr(), symbols);
   if (!input || !weight)
     return failure();
+  SmallVector<int64_t> sources =
+      pipe::getWStashArgs(callee, weight.getNumArguments());
+  size_t computed = llvm::count(sources, -1);
   if (input.getNumArguments() != numBwdArgs ||
-      input.getNumResults() < numActivationGrads)
+      input.getNumResults() != numActivationGrads + computed)
     return input.emitError()
            << "pipewave-compile: '@" << input.getSymName() << "' of " << what
            << " must take the arguments of '@" << bwd.getSymName()
            << "' and return " << numActivationGrads
-           << " activation gradients first";
-  for (unsigned j = numActivationGrads, e = input.getNumResults(); j < e; ++j) {
+           << " activation gradients, then the " << computed
+           << " weight stash values that '"
+           << pipe::PipeDialect::WstashArgsAttrHelper::getNameStr()
+           << "' does not pass through";
+  for (auto [j, type] : llvm::enumerate(weight.getArgumentTypes())) {
     FailureOr<TensorDesc> t =
-        tensorDesc(input.getResultTypes()[j],
-                   "wstash" + std::to_string(j - numActivationGrads), input,
-                   "weight stash value #" +
-                       std::to_string(j - numActivationGrads) + " of " + what);
+        tensorDesc(type, "wstash" + std::to_string(j), weight,
+                   "weight stash value #" + std::to_string(j) + " of " + what);
     if (failed(t))
       return failure();
     stage.wstash.push_back(*t);
+    stage.wstashSource.push_back(static_cast<int32_t>(sources[j]));
   }
-  if (weight.getNumArguments() != stage.wstash.size() ||
-      weight.getNumResults() != stage.gradArgs.size() - numActivationGrads)
+  if (weight.getNumResults() != stage.gradArgs.size() - numActivationGrads)
     return weight.emitError()
            << "pipewave-compile: '@" << weight.getSymName() << "' of " << what
            << " must take the " << stage.wstash.size()

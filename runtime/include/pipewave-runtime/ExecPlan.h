@@ -15,8 +15,10 @@
 //     Defined by B/I(t+1, m) or received; used by B/I(t, m) and by a send.
 //   - STASH(t, m): what F(t, m) of a training model returns after its
 //     results; used by B(t, m) or I(t, m).
-//   - WSTASH(t, m): what I(t, m) returns after the input gradients; used by
-//     W(t, m).
+//   - WSTASH(t, m): what I(t, m) computes for W(t, m) after the input
+//     gradients. The weight stash values I passes through (model.h,
+//     wstash_source) are not copied: W reads them where I did, so an ACT,
+//     STASH or GRAD buffer that holds one is also used by W.
 //   A buffer lives from its definition to its last use.
 // * Pools and slots. Buffers with the same (kind, stage, received-or-local)
 //   share a pool of equally sized slots. A pool gets as many slots as the
@@ -105,13 +107,15 @@ struct ExecAction {
   /// F: its results; B/I: the input gradients it produces (GRAD of the
   /// previous stage); recv: where the message lands.
   SlotRef output;
-  /// F/B/I: the results of the previous stage it reads; send: the buffer
-  /// sent.
+  /// F/B/I: the results of the previous stage it reads (W: when I passed
+  /// one through to it); send: the buffer sent.
   SlotRef input;
   /// B/I: the gradient with respect to this stage's results (received or
-  /// computed locally; none for the last stage, whose gradient is the seed).
+  /// computed locally; none for the last stage, whose gradient is the seed);
+  /// W: the same, when I passed one through.
   SlotRef gradient;
-  /// F: the stash it writes; B/I: the stash it reads.
+  /// F: the stash it writes; B/I: the stash it reads; W: the same, when I
+  /// passed a stash value through.
   SlotRef stash;
   /// I: the weight-gradient stash it writes; W: the one it reads.
   SlotRef wstash;

@@ -341,6 +341,9 @@ private:
   void awaitRecv(SlotRef ref);
   void awaitSends(SlotRef ref);
   void stageArguments(int index);
+  /// Argument `arg` of action `index`'s stage: its data slice, the live
+  /// parameter, or the previous stage's result in the action's input slot.
+  void *stageArgument(int index, int arg) const;
   void forward(int index);
   void backward(int index);
   void backwardWeight(int index);

@@ -82,6 +82,27 @@ bool isStageState(const pw_model &model, int input);
 /// stage, before that stage's optimizer step. Throws Error (ExitBadModel).
 void checkTiedParameters(const pw_model &model);
 
+/// An argument of a stage's backward (args..., stash..., d_res...): which
+/// list it is in and its index there (for a result gradient, the result's
+/// index among the stage's results).
+struct BackwardArg {
+  enum Kind { Argument, Stash, ResultGradient } kind = Argument;
+  int index = 0;
+};
+
+/// Backward argument `index` of `stage`; kind Argument with index -1 when
+/// it is out of range.
+BackwardArg backwardArg(const pw_stage &stage, int index);
+
+/// The backward argument weight stash value `k` of `stage` is (passed
+/// through backward_input to backward_weight), or -1 when backward_input
+/// computes it (model.h, wstash_source).
+int wstashSource(const pw_stage &stage, int k);
+
+/// The weight stash values backward_input computes (the rest it passes
+/// through).
+int numComputedWStash(const pw_stage &stage);
+
 /// True when `rank` holds `stage`.
 bool rankHoldsStage(const pw_model &model, int rank, int stage);
 

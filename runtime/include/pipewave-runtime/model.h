@@ -67,7 +67,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 6
+#define PW_MODEL_ABI_VERSION 7
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -138,10 +138,14 @@ typedef void (*pw_cuda_stage_fn)(void *const *args, void *const *results,
  * seeds the loss gradient with 1 (and 0 for other float outputs).
  * With the split backward (zero-bubble schedules' I and W):
  *   backward_input(args..., stash..., d_res...) -> (d_activation_args...,
- *                                                    wstash...)
+ *                                                    computed...)
  *   backward_weight(wstash...)                  -> (d_param_args...)
  * where d_activation_args are the grad_args that are not parameters and
- * d_param_args those that are, each in ascending argument order.
+ * d_param_args those that are, each in ascending argument order. Each
+ * wstash value k is, by wstash_source[k], either an argument of
+ * backward_input that it does not return (k >= 0 indexes args..., stash...,
+ * d_res... as one list; the runtime passes W the buffer it passed I, kept
+ * alive until W) or -1: the next of backward_input's computed results.
  * Every function returns the gradient of ONE microbatch; the runtime
  * accumulates parameter gradients over microbatches.
  *
@@ -173,6 +177,7 @@ typedef struct pw_stage {
   pw_stage_fn backward_weight;
   int32_t num_wstash;
   const pw_tensor_info *wstash;
+  const int32_t *wstash_source; /* num_wstash entries (above); NULL: all -1 */
   int32_t num_state;
   const int32_t *state_args; /* stage argument indices, ascending */
 

@@ -17,12 +17,12 @@
 
 // Microbatch shapes (batch 4 / 2 microbatches) for every function; stage 1
 // takes w1 (a parameter), y (data) and the activation, in that order.
-// PIPE: func.func private @main_stage0(%arg0: tensor<2x3xf32> {{.*}}, %arg1: tensor<1x3x5xf32> {{.*}}) -> tensor<2x5xf32> attributes {pipe.bwd = @main_stage0_bwd, pipe.bwd_input = @main_stage0_bwd_input, pipe.bwd_weight = @main_stage0_bwd_weight, pipe.fwd = @main_stage0_fwd, pipe.grad_args = array<i64: 1>, pipe.stage = 0 : i64}
+// PIPE: func.func private @main_stage0(%arg0: tensor<2x3xf32> {{.*}}, %arg1: tensor<1x3x5xf32> {{.*}}) -> tensor<2x5xf32> attributes {pipe.bwd = @main_stage0_bwd, pipe.bwd_input = @main_stage0_bwd_input, pipe.bwd_weight = @main_stage0_bwd_weight, pipe.fwd = @main_stage0_fwd, pipe.grad_args = array<i64: 1>, pipe.stage = 0 : i64, pipe.wstash_args = array<i64: 2, 3, 0>}
 // PIPE: func.func private @main_stage0_fwd(%arg0: tensor<2x3xf32> {{.*}}, %arg1: tensor<1x3x5xf32> {{.*}}) -> (tensor<2x5xf32>, tensor<2x5xf32>)
 // PIPE: func.func private @main_stage0_bwd(
 // PIPE: func.func private @main_stage0_bwd_input(
 // PIPE: func.func private @main_stage0_bwd_weight(
-// PIPE: func.func private @main_stage1({{.*}}) -> tensor<f32> attributes {{{.*}}pipe.grad_args = array<i64: 0, 2>, pipe.stage = 1 : i64}
+// PIPE: func.func private @main_stage1({{.*}}) -> tensor<f32> attributes {{{.*}}pipe.grad_args = array<i64: 0, 2>, pipe.stage = 1 : i64, pipe.wstash_args = array<i64: 2, -1>}
 // PIPE: func.func private @main_stage1_fwd(%arg0: tensor<1x5x2xf32> {{.*}}, %arg1: tensor<2x2xf32> {{.*}}, %arg2: tensor<2x5xf32>) -> (tensor<f32>,
 // PIPE: func.func private @main_stage1_bwd({{.*}}) -> (tensor<1x5x2xf32>, tensor<2x5xf32>)
 // PIPE: func.func private @main_stage1_bwd_input({{.*}}) -> (tensor<2x5xf32>,
@@ -58,30 +58,35 @@
 // backward_weight (pipe-plan-workspace; ABI 5); then the accumulating
 // variants of backward and backward_weight, which of the grad args they add
 // to the caller's buffer (3: both, w0 and w1; 0: the activation), and their
-// workspace bytes (ABI 6).
+// workspace bytes (ABI 6). Stage 0's I passes all three W values through
+// (wstash_source: its stash, d_h and x; ABI 7), so it returns nothing and
+// needs no workspace; stage 1's I passes the activation through and
+// computes the other.
 // DESC: @__pw_stash.[[S0STASH:[0-9]+]] = {{.*}} [1 x %struct.pw_tensor_info] [%struct.pw_tensor_info { ptr @{{.*}}, i32 0, i32 2, ptr @__pw_shape.[[S0SHAPE:[0-9]+]] }]
 // DESC: @__pw_result_has_grad.[[S0HAS:[0-9]+]] = {{.*}} [1 x i32] [i32 1]
 // DESC: @__pw_grad_args.[[S0GRAD:[0-9]+]] = {{.*}} [1 x i32] [i32 1]
 // DESC: @__pw_wstash.[[S0W:[0-9]+]] = {{.*}} [3 x %struct.pw_tensor_info]
+// DESC: @__pw_wstash_source.[[S0WS:[0-9]+]] = {{.*}} [3 x i32] [i32 2, i32 3, i32 0]
 // DESC: @__pw_grad_accumulates.[[S0ACC:[0-9]+]] = {{.*}} [1 x i32] [i32 3]
 // DESC: @__pw_grad_args.[[S1GRAD:[0-9]+]] = {{.*}} [2 x i32] [i32 0, i32 2]
 // DESC: @__pw_wstash.[[S1W:[0-9]+]] = {{.*}} [2 x %struct.pw_tensor_info]
+// DESC: @__pw_wstash_source.[[S1WS:[0-9]+]] = {{.*}} [2 x i32] [i32 2, i32 -1]
 // DESC: @__pw_grad_accumulates.[[S1ACC:[0-9]+]] = {{.*}} [2 x i32] [i32 3, i32 0]
-// DESC: @__pw_stages.{{[0-9]+}} = {{.*}} [2 x %struct.pw_stage] [%struct.pw_stage { i32 2, {{.*}}, ptr @pw_stage0_forward, i32 1, ptr @__pw_stash.[[S0STASH]], ptr @__pw_result_has_grad.[[S0HAS]], i32 1, ptr @__pw_grad_args.[[S0GRAD]], ptr @pw_stage0_backward, ptr @pw_stage0_backward_input, ptr @pw_stage0_backward_weight, i32 3, ptr @__pw_wstash.[[S0W]], i32 0, ptr null, i64 128, i64 64, i64 0, i64 64, ptr @pw_stage0_backward_acc, ptr @pw_stage0_backward_weight_acc, ptr @__pw_grad_accumulates.[[S0ACC]], i64 64, i64 64 }, %struct.pw_stage { i32 3, {{.*}}, ptr @pw_stage1_forward, i32 1, ptr @{{.*}}, ptr @{{.*}}, i32 2, ptr @__pw_grad_args.[[S1GRAD]], ptr @pw_stage1_backward, ptr @pw_stage1_backward_input, ptr @pw_stage1_backward_weight, i32 2, ptr @__pw_wstash.[[S1W]], i32 0, ptr null, i64 192, i64 128, i64 128, i64 0, ptr @pw_stage1_backward_acc, ptr @pw_stage1_backward_weight_acc, ptr @__pw_grad_accumulates.[[S1ACC]], i64 128, i64 0 }]
+// DESC: @__pw_stages.{{[0-9]+}} = {{.*}} [2 x %struct.pw_stage] [%struct.pw_stage { i32 2, {{.*}}, ptr @pw_stage0_forward, i32 1, ptr @__pw_stash.[[S0STASH]], ptr @__pw_result_has_grad.[[S0HAS]], i32 1, ptr @__pw_grad_args.[[S0GRAD]], ptr @pw_stage0_backward, ptr @pw_stage0_backward_input, ptr @pw_stage0_backward_weight, i32 3, ptr @__pw_wstash.[[S0W]], ptr @__pw_wstash_source.[[S0WS]], i32 0, ptr null, i64 128, i64 64, i64 0, i64 64, ptr @pw_stage0_backward_acc, ptr @pw_stage0_backward_weight_acc, ptr @__pw_grad_accumulates.[[S0ACC]], i64 64, i64 64 }, %struct.pw_stage { i32 3, {{.*}}, ptr @pw_stage1_forward, i32 1, ptr @{{.*}}, ptr @{{.*}}, i32 2, ptr @__pw_grad_args.[[S1GRAD]], ptr @pw_stage1_backward, ptr @pw_stage1_backward_input, ptr @pw_stage1_backward_weight, i32 2, ptr @__pw_wstash.[[S1W]], ptr @__pw_wstash_source.[[S1WS]], i32 0, ptr null, i64 192, i64 128, i64 128, i64 0, ptr @pw_stage1_backward_acc, ptr @pw_stage1_backward_weight_acc, ptr @__pw_grad_accumulates.[[S1ACC]], i64 128, i64 0 }]
 // The model is not forward-only (the seventh field).
-// DESC: @__pw_model = internal constant %struct.pw_model { i32 6, ptr @{{.*}}, ptr @{{.*}}, i32 2, i32 2, i32 2, i32 0,
+// DESC: @__pw_model = internal constant %struct.pw_model { i32 7, ptr @{{.*}}, ptr @{{.*}}, i32 2, i32 2, i32 2, i32 0,
 // DESC: define void @pw_stage0_backward_input(ptr %0, ptr %1)
 // DESC: define void @pw_stage1_backward_weight(ptr %0, ptr %1)
 
 // Without I and W actions there are no split functions (null, 0 wstash;
 // no state either), and only the accumulating backward.
-// NOSPLIT: ptr @pw_stage0_backward, ptr null, ptr null, i32 0, ptr null, i32 0, ptr null, i64 128, i64 64, i64 0, i64 0, ptr @pw_stage0_backward_acc, ptr null, ptr @{{[^,]+}}, i64 64, i64 0 }
-// NOSPLIT: ptr @pw_stage1_backward, ptr null, ptr null, i32 0, ptr null, i32 0, ptr null, i64 192, i64 128, i64 0, i64 0, ptr @pw_stage1_backward_acc, ptr null, ptr @{{[^,]+}}, i64 128, i64 0 }
+// NOSPLIT: ptr @pw_stage0_backward, ptr null, ptr null, i32 0, ptr null, ptr null, i32 0, ptr null, i64 128, i64 64, i64 0, i64 0, ptr @pw_stage0_backward_acc, ptr null, ptr @{{[^,]+}}, i64 64, i64 0 }
+// NOSPLIT: ptr @pw_stage1_backward, ptr null, ptr null, i32 0, ptr null, ptr null, i32 0, ptr null, i64 192, i64 128, i64 0, i64 0, ptr @pw_stage1_backward_acc, ptr null, ptr @{{[^,]+}}, i64 128, i64 0 }
 // NOSPLIT-NOT: backward_input
 
 // --inference: no training functions; the forward is the stage itself.
-// INFER: ptr @pw_stage0_forward, i32 0, ptr null, ptr null, i32 0, ptr null, ptr null, ptr null, ptr null, i32 0, ptr null, i32 0, ptr null, i64 128, i64 0, i64 0, i64 0, ptr null, ptr null, ptr null, i64 0, i64 0 }
-// INFER: ptr @pw_stage1_forward, i32 0, ptr null, ptr null, i32 0, ptr null, ptr null, ptr null, ptr null, i32 0, ptr null, i32 0, ptr null, i64 128, i64 0, i64 0, i64 0, ptr null, ptr null, ptr null, i64 0, i64 0 }
+// INFER: ptr @pw_stage0_forward, i32 0, ptr null, ptr null, i32 0, ptr null, ptr null, ptr null, ptr null, i32 0, ptr null, ptr null, i32 0, ptr null, i64 128, i64 0, i64 0, i64 0, ptr null, ptr null, ptr null, i64 0, i64 0 }
+// INFER: ptr @pw_stage1_forward, i32 0, ptr null, ptr null, i32 0, ptr null, ptr null, ptr null, ptr null, i32 0, ptr null, ptr null, i32 0, ptr null, i64 128, i64 0, i64 0, i64 0, ptr null, ptr null, ptr null, i64 0, i64 0 }
 // INFER-NOT: backward
 
 // FULL: pipe.recompute

@@ -89,6 +89,62 @@ static LogicalResult verifyArgIndices(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+/// `pipe.wstash_args`: one entry >= -1 per argument of the stage's
+/// pipe.bwd_weight, each k >= 0 an argument of its pipe.bwd_input.
+static LogicalResult verifyWStashArgs(Operation *op, NamedAttribute attr) {
+  if (failed(verifyOnStageFunction(op, attr)))
+    return failure();
+  auto entries = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  if (!entries)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be an array<i64: ...>";
+  StringRef inputName = PipeDialect::BwdInputAttrHelper::getNameStr();
+  auto input = op->getAttrOfType<FlatSymbolRefAttr>(inputName);
+  if (!input)
+    return op->emitError() << "'" << attr.getName().getValue() << "' requires '"
+                           << inputName << "'";
+  Operation *table = op->getParentOp();
+  if (!table || !table->hasTrait<OpTrait::SymbolTable>())
+    return success();
+  auto inputFn = dyn_cast_or_null<FunctionOpInterface>(
+      SymbolTable::lookupSymbolIn(table, input.getAttr()));
+  auto weightFn =
+      dyn_cast_or_null<FunctionOpInterface>(SymbolTable::lookupSymbolIn(
+          table, op->getAttrOfType<FlatSymbolRefAttr>(
+                     PipeDialect::BwdWeightAttrHelper::getNameStr())));
+  if (!inputFn || !weightFn)
+    return success(); // verifyDerivativeLink reports it
+  // Lowering passes append arguments (a workspace, a stream) and bufferize
+  // the types; the entries describe the leading tensor arguments.
+  if (entries.size() > static_cast<int64_t>(weightFn.getNumArguments()))
+    return op->emitError() << "'" << attr.getName().getValue() << "' has "
+                           << entries.size() << " entries; '@"
+                           << SymbolTable::getSymbolName(weightFn).getValue()
+                           << "' takes " << weightFn.getNumArguments()
+                           << " arguments";
+  int64_t numInputArgs = inputFn.getNumArguments();
+  for (auto [j, k] : llvm::enumerate(entries.asArrayRef())) {
+    if (k < -1 || k >= numInputArgs)
+      return op->emitError()
+             << "'" << attr.getName().getValue() << "' entry " << j << " is "
+             << k << "; expected -1 or an argument index of '@"
+             << SymbolTable::getSymbolName(inputFn).getValue() << "' in [0, "
+             << numInputArgs << ")";
+    Type from = k >= 0 ? inputFn.getArgumentTypes()[k] : Type();
+    Type to = weightFn.getArgumentTypes()[j];
+    if (isa_and_nonnull<RankedTensorType>(from) && isa<RankedTensorType>(to) &&
+        from != to)
+      return op->emitError()
+             << "'" << attr.getName().getValue() << "' entry " << j
+             << " names argument " << k << " of '@"
+             << SymbolTable::getSymbolName(inputFn).getValue() << "' of type "
+             << from << ", but argument " << j << " of '@"
+             << SymbolTable::getSymbolName(weightFn).getValue() << "' is "
+             << to;
+  }
+  return success();
+}
+
 /// `pipe.replicas = array<i64: ...>` (written by pipe-plan): the
 /// data-parallel replicas of every stage, each at least 1, on a function.
 static LogicalResult verifyReplicas(Operation *op, NamedAttribute attr) {
@@ -134,6 +190,8 @@ LogicalResult PipeDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == GradArgsAttrHelper::getNameStr() ||
       attr.getName() == StateArgsAttrHelper::getNameStr())
     return verifyArgIndices(op, attr);
+  if (attr.getName() == WstashArgsAttrHelper::getNameStr())
+    return verifyWStashArgs(op, attr);
   if (attr.getName() == ReplicasAttrHelper::getNameStr())
     return verifyReplicas(op, attr);
   if (attr.getName() == MicrobatchesAttrHelper::getNameStr())

@@ -14,6 +14,9 @@
 //   @S_bwd_input(args..., stash..., d_results...)
 //       -> (d_grad_args that are not parameters..., wstash...)
 //   @S_bwd_weight(wstash...) -> (d_grad_args that are parameters...)
+//   where `pipe.wstash_args` on @S says, per argument of @S_bwd_weight, which
+//   argument of @S_bwd_input it is (passed through, not returned), or -1:
+//   the next of the values @S_bwd_input returns after the gradients.
 //
 // A stage with `pipe.update_state` operations (running statistics) has
 // @S_fwd return their new values after the stash, in the ascending order of
@@ -222,11 +225,21 @@ DenseSet<Operation *> backwardSlice(ArrayRef<Value> roots) {
   return slice;
 }
 
-/// Splits `bwd` into `@<stage>_bwd_input` and `@<stage>_bwd_weight`.
-std::pair<func::FuncOp, func::FuncOp> buildSplit(func::FuncOp stage,
-                                                 func::FuncOp bwd,
-                                                 ArrayRef<unsigned> gradArgs,
-                                                 SymbolTable &symbols) {
+/// The two halves of a split backward and where each argument of the
+/// weight half comes from (`pipe.wstash_args`).
+struct SplitBackward {
+  func::FuncOp input, weight;
+  SmallVector<int64_t> wstashArgs;
+};
+
+/// Splits `bwd` into `@<stage>_bwd_input` and `@<stage>_bwd_weight`. A value
+/// bwd_weight reads that is an argument of the backward is not returned by
+/// bwd_input: the runtime hands bwd_weight that argument's own buffer
+/// (`wstashArgs`), unless it is a state argument, which later forwards
+/// overwrite.
+SplitBackward buildSplit(func::FuncOp stage, func::FuncOp bwd,
+                         ArrayRef<unsigned> gradArgs,
+                         ArrayRef<int64_t> stateArgs, SymbolTable &symbols) {
   Block &body = bwd.getBody().front();
   Operation *ret = body.getTerminator();
   SmallVector<Value> inputGrads, weightGrads;
@@ -255,7 +268,15 @@ std::pair<func::FuncOp, func::FuncOp> buildSplit(func::FuncOp stage,
 
   std::string base = stage.getSymName().str();
   SmallVector<Value> inputResults(inputGrads);
-  llvm::append_range(inputResults, wstash);
+  SmallVector<int64_t> wstashArgs;
+  for (Value v : wstash) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    bool passed = arg && arg.getOwner() == &body &&
+                  !llvm::is_contained(stateArgs, int64_t(arg.getArgNumber()));
+    wstashArgs.push_back(passed ? int64_t(arg.getArgNumber()) : int64_t(-1));
+    if (!passed)
+      inputResults.push_back(v);
+  }
   SmallVector<Value> bwdArgs(body.getArguments());
   func::FuncOp input =
       buildSlice(body, bwdArgs, inputOps, inputResults, base + "_bwd_input",
@@ -266,7 +287,7 @@ std::pair<func::FuncOp, func::FuncOp> buildSplit(func::FuncOp stage,
   func::FuncOp weight =
       buildSlice(body, wstash.getArrayRef(), weightOps, weightGrads,
                  base + "_bwd_weight", input, bwd.getLoc(), symbols);
-  return {input, weight};
+  return {input, weight, std::move(wstashArgs)};
 }
 
 struct PipeAutodiffPass
@@ -340,11 +361,14 @@ struct PipeAutodiffPass
     PipeDialect::BwdAttrHelper(ctx).setAttr(
         stage, FlatSymbolRefAttr::get(ctx, bwd->func.getSymName()));
     if (splitBackward) {
-      auto [input, weight] = buildSplit(stage, bwd->func, gradArgs, symbols);
+      SplitBackward split =
+          buildSplit(stage, bwd->func, gradArgs, *stateArgs, symbols);
       PipeDialect::BwdInputAttrHelper(ctx).setAttr(
-          stage, FlatSymbolRefAttr::get(ctx, input.getSymName()));
+          stage, FlatSymbolRefAttr::get(ctx, split.input.getSymName()));
       PipeDialect::BwdWeightAttrHelper(ctx).setAttr(
-          stage, FlatSymbolRefAttr::get(ctx, weight.getSymName()));
+          stage, FlatSymbolRefAttr::get(ctx, split.weight.getSymName()));
+      PipeDialect::WstashArgsAttrHelper(ctx).setAttr(
+          stage, DenseI64ArrayAttr::get(ctx, split.wstashArgs));
     }
     SmallVector<int64_t> indices(gradArgs.begin(), gradArgs.end());
     PipeDialect::GradArgsAttrHelper(ctx).setAttr(

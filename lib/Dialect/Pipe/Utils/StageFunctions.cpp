@@ -85,3 +85,14 @@ SmallVector<unsigned> pipewave::pipe::differentiableArgs(func::FuncOp stage) {
   }
   return args;
 }
+
+SmallVector<int64_t> pipewave::pipe::getWStashArgs(func::FuncOp stage,
+                                                   unsigned numWeightArgs) {
+  SmallVector<int64_t> entries(numWeightArgs, -1);
+  if (auto attr = stage->getAttrOfType<DenseI64ArrayAttr>(
+          PipeDialect::WstashArgsAttrHelper::getNameStr()))
+    for (auto [j, k] : llvm::enumerate(attr.asArrayRef()))
+      if (j < numWeightArgs)
+        entries[j] = k;
+  return entries;
+}

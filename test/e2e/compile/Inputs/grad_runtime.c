@@ -185,26 +185,38 @@ static int backprop(int split) {
           fprintf(stderr, "grad: stage %d has no split backward\n", s);
           return 1;
         }
-        /* backward_input -> (d_activation_args..., wstash...);
-         * backward_weight(wstash...) -> (d_param_args...). */
+        /* backward_input -> (d_activation_args..., computed...);
+         * backward_weight(wstash...) -> (d_param_args...), each wstash
+         * value computed (wstash_source -1) or backward_input's argument
+         * wstash_source[w], passed through. */
         void **iout = calloc((size_t)st->num_grad_args + st->num_wstash + 1,
                              sizeof(void *));
+        void **wargs = calloc((size_t)st->num_wstash + 1, sizeof(void *));
         void **wout = calloc((size_t)st->num_grad_args + 1, sizeof(void *));
-        int ni = 0, nw = 0;
+        int ni = 0, nw = 0, nc = 0;
         for (int i = 0; i < st->num_grad_args; ++i) {
           if (st->arg_source[st->grad_args[i]] == PW_FROM_PARAM)
             wout[nw++] = g[i];
           else
             iout[ni++] = g[i];
         }
-        for (int w = 0; w < st->num_wstash; ++w)
-          iout[ni + w] = zeros(&st->wstash[w]);
+        for (int w = 0; w < st->num_wstash; ++w) {
+          int source = st->wstash_source ? st->wstash_source[w] : -1;
+          if (source >= 0) {
+            wargs[w] = bargs[source];
+          } else {
+            wargs[w] = zeros(&st->wstash[w]);
+            iout[ni + nc++] = wargs[w];
+          }
+        }
         bargs[k] = workspace;
         st->backward_input(bargs, iout);
-        iout[ni + st->num_wstash] = workspace;
-        st->backward_weight(iout + ni, wout);
+        wargs[st->num_wstash] = workspace;
+        st->backward_weight(wargs, wout);
         for (int w = 0; w < st->num_wstash; ++w)
-          free(iout[ni + w]);
+          if (!st->wstash_source || st->wstash_source[w] < 0)
+            free(wargs[w]);
+        free(wargs);
         free(iout);
         free(wout);
       } else {

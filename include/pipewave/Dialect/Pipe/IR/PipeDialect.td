@@ -52,6 +52,14 @@ def Pipe_Dialect : Dialect {
       its `pipe.update_state` operations updated. `pipe.fwd` returns their
       new values after the stash, in this order; the runtime stores them
       into the state after each microbatch's forward.
+    * `pipe.wstash_args = array<i64: ...>` on a stage function with
+      `pipe.bwd_input`, written by `pipe-autodiff`: one entry per argument
+      of `pipe.bwd_weight`, the weight stash. An entry k >= 0 says that
+      argument is argument k of `pipe.bwd_input` (an argument of the stage,
+      a stash value or a result cotangent), which `pipe.bwd_input` does not
+      return: the runtime hands the weight half the same buffer. An entry
+      -1 is the next of the values `pipe.bwd_input` returns after the
+      activation gradients. Without the attribute every entry is -1.
     * `pipe.replicas = array<i64: ...>` on the entry function: the
       data-parallel replicas of every stage, as planned by `pipe-plan`.
     * `pipe.microbatches = M : i64` on the entry function: the microbatches
@@ -89,6 +97,7 @@ def Pipe_Dialect : Dialect {
     "::mlir::FlatSymbolRefAttr":$bwd_weight,
     "::mlir::DenseI64ArrayAttr":$grad_args,
     "::mlir::DenseI64ArrayAttr":$state_args,
+    "::mlir::DenseI64ArrayAttr":$wstash_args,
     "::mlir::DenseI64ArrayAttr":$replicas,
     "::mlir::IntegerAttr":$microbatches,
     "::mlir::StringAttr":$combine

@@ -421,14 +421,21 @@ def PipeAutodiff : Pass<"pipe-autodiff", "::mlir::ModuleOp"> {
     With `split=true` it also adds the two halves of the backward used by
     zero-bubble schedules:
 
-    * `@S_bwd_input(a0..an-1, s0..sk-1, dr...) -> (dx..., w0..wj-1)`: takes
+    * `@S_bwd_input(a0..an-1, s0..sk-1, dr...) -> (dx..., c...)`: takes
       the same arguments as `@S_bwd`; returns the gradients of the
       differentiable non-parameter arguments (in argument order), then the
-      *weight stash*: the values (arguments or cotangents computed here)
-      that the parameter gradients still need. It computes only what the
-      input gradients need.
+      values of the *weight stash* it computes (cotangents the parameter
+      gradients still need). It computes only what the input gradients
+      need.
     * `@S_bwd_weight(w0..wj-1) -> (dp...)`: the gradients of the parameter
-      arguments (in argument order) from the weight stash alone.
+      arguments (in argument order) from the weight stash alone. A weight
+      stash value that is an argument of `@S_bwd_input` (a stage argument
+      other than a state argument, a stash value, a result cotangent) is
+      not returned by it: `pipe.wstash_args = array<i64: ...>` on the
+      stage has, per argument of `@S_bwd_weight`, the index of that
+      argument of `@S_bwd_input`, or -1 for the next returned value. The
+      runtime hands the weight half the buffer the input half read, so
+      nothing is copied between them.
 
     The stage function records the result on itself: `pipe.fwd`, `pipe.bwd`
     (and `pipe.bwd_input`, `pipe.bwd_weight`) name the functions, and
@@ -481,12 +488,13 @@ def PipeAutodiff : Pass<"pipe-autodiff", "::mlir::ModuleOp"> {
 
     adds `@main_stage0_fwd(x, w) -> (h, stash...)`,
     `@main_stage0_bwd(x, w, stash..., dh) -> (dw)`,
-    `@main_stage0_bwd_input(x, w, stash..., dh) -> (wstash...)` and
+    `@main_stage0_bwd_input(x, w, stash..., dh) -> ()` (stage 0 has no
+    input gradient, and its weight stash is arguments only) and
     `@main_stage0_bwd_weight(wstash...) -> (dw)`, and marks the stage with
     `pipe.fwd = @main_stage0_fwd, pipe.bwd = @main_stage0_bwd,
     pipe.bwd_input = @main_stage0_bwd_input,
     pipe.bwd_weight = @main_stage0_bwd_weight,
-    pipe.grad_args = array<i64: 1>`.
+    pipe.grad_args = array<i64: 1>, pipe.wstash_args = array<i64: ...>`.
   }];
   let options = [
     Option<"split", "split", "bool", /*default=*/"false",

@@ -47,6 +47,14 @@ int64_t getSpecializedMicrobatches(mlir::func::FuncOp entry);
 /// the backward before it from the same list.
 llvm::SmallVector<unsigned> differentiableArgs(mlir::func::FuncOp stage);
 
+/// Where each of the first `numWeightArgs` arguments of the pipe.bwd_weight
+/// function of `stage` comes from (`pipe.wstash_args`): k >= 0 is argument
+/// k of its pipe.bwd_input, passed through; -1 the next value pipe.bwd_input
+/// returns after the activation gradients. Without the attribute (a split
+/// made before it existed, or written by hand), all -1.
+llvm::SmallVector<int64_t> getWStashArgs(mlir::func::FuncOp stage,
+                                         unsigned numWeightArgs);
+
 } // namespace pipewave::pipe
 
 #endif // PIPEWAVE_DIALECT_PIPE_UTILS_STAGEFUNCTIONS_H
