@@ -276,3 +276,43 @@ TEST(ExecPlanTest, RejectsUseBeforeDefinition) {
             std::string::npos)
       << error;
 }
+
+TEST(ExecPlanTest, WeightStashPassedThroughLivesUntilW) {
+  // ZB-H1 on 2 stages, 2 layers each: W takes h0 (the stage input: x on
+  // stage 0, the received activation on stage 1) and h1 (a stash value)
+  // where I read them; only the dz's are in the wstash slots.
+  TrainConfig passed = trainConfig(2, 4, "zb-h1");
+  passed.layers = 4;
+  TrainConfig copied = passed;
+  copied.copyWStash = true;
+  TrainModel withPassing(passed), withCopies(copied);
+  for (int rank = 0; rank < 2; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    ExecPlan plan = planExecution(*withPassing.get(), rank);
+    ExecPlan copies = planExecution(*withCopies.get(), rank);
+    expectReceivesPostedInTime(*withPassing.get(), plan);
+    const ExecPool *wstash = findPool(plan, kWStashBuffer, rank, false);
+    const ExecPool *wcopies = findPool(copies, kWStashBuffer, rank, false);
+    ASSERT_NE(wstash, nullptr);
+    ASSERT_NE(wcopies, nullptr);
+    EXPECT_EQ(wstash->offsets.size(), 2u);  // dz0, dz1
+    EXPECT_EQ(wcopies->offsets.size(), 4u); // dz0, h0, dz1, h1
+    for (size_t i = 0; i < plan.actions.size(); ++i) {
+      const pw_action &action = withPassing.get()->ranks[rank].actions[i];
+      const ExecAction &step = plan.actions[i];
+      if (action.kind != PW_ACT_BACKWARD_WEIGHT)
+        continue;
+      EXPECT_TRUE(step.wstash.valid());
+      EXPECT_TRUE(step.stash.valid()) << step.name;
+      // Stage 1's h0 is the received activation; stage 0's is data.
+      EXPECT_EQ(step.input.valid(), rank == 1) << step.name;
+      EXPECT_FALSE(step.gradient.valid()) << step.name;
+      // The stash is released at W, not at I.
+      bool releasesStash = false;
+      for (const SlotRef &ref : step.release)
+        releasesStash |= plan.pools[ref.pool].payload == kStashBuffer;
+      EXPECT_TRUE(releasesStash) << step.name;
+      EXPECT_FALSE(copies.actions[i].stash.valid()) << step.name;
+    }
+  }
+}
