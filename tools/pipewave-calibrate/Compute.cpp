@@ -165,13 +165,16 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
     reportRate("non-finite check " + size, c.nonfiniteCheck);
   }
 
-  // Matmul rates: square, small-M (skinny activations) and narrow N or K.
+  // Matmul rates: square, small-M (skinny activations), narrow N or K, and
+  // a weight gradient's shape (N = 512 features, K = 64 rows of a
+  // microbatch, M the other layer's features).
   std::vector<int64_t> ms = quick ? std::vector<int64_t>{4, 64}
                                   : std::vector<int64_t>{1, 4, 16, 64, 256};
   std::vector<std::pair<int64_t, int64_t>> nks =
       quick ? std::vector<std::pair<int64_t, int64_t>>{{64, 64}}
             : std::vector<std::pair<int64_t, int64_t>>{
-                  {32, 32}, {128, 128}, {512, 512}, {8, 512}, {512, 8}};
+                  {32, 32}, {128, 128}, {512, 512}, {8, 512}, {512, 8},
+                  {512, 64}};
   for (auto [n, k] : nks)
     for (int64_t m : ms) {
       std::string label = "mm-" + std::to_string(m) + "x" + std::to_string(k) +

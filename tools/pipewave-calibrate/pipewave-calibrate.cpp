@@ -27,7 +27,8 @@
 //   opSeconds                  the slope of a chain of 32 tiny matmuls
 //                              (each its own loop nest and buffer)
 //   matmul                     rate of x [M, K] times [1, K, N] for small,
-//                              skinny and square shapes
+//                              skinny and square shapes and a weight
+//                              gradient's (N 512, K 64)
 //   elementwise, reduction,    one tosa.add, reduce_sum (innermost and
 //   outerReduction, movement   outer axis) and transpose each of 64x64 to
 //                              1024x1024 floats
