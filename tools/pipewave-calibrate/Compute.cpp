@@ -172,9 +172,9 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
                                   : std::vector<int64_t>{1, 4, 16, 64, 256};
   std::vector<std::pair<int64_t, int64_t>> nks =
       quick ? std::vector<std::pair<int64_t, int64_t>>{{64, 64}}
-            : std::vector<std::pair<int64_t, int64_t>>{
-                  {32, 32}, {128, 128}, {512, 512}, {8, 512}, {512, 8},
-                  {512, 64}};
+            : std::vector<std::pair<int64_t, int64_t>>{{32, 32},   {128, 128},
+                                                       {512, 512}, {8, 512},
+                                                       {512, 8},   {512, 64}};
   for (auto [n, k] : nks)
     for (int64_t m : ms) {
       std::string label = "mm-" + std::to_string(m) + "x" + std::to_string(k) +
