@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -52,6 +53,14 @@ CudaDevice::CudaDevice(int localRank) : ordinal(localRank) {
                 " has no GPU: this node has " + std::to_string(count) +
                 " (start one process per GPU)");
   bind();
+  // The stage code's temporaries are stream-ordered allocations from the
+  // device's default pool, which by default gives its memory back to the
+  // driver at every synchronisation: each step would map it again. Keep it.
+  cudaMemPool_t pool = nullptr;
+  PW_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, ordinal));
+  uint64_t keep = UINT64_MAX;
+  PW_CUDA_TRY(
+      cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
 }
 
 CudaDevice::~CudaDevice() {
