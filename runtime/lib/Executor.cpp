@@ -14,6 +14,7 @@
 #include "pipewave-runtime/Trace.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace pipewave::runtime {
 
@@ -179,8 +180,16 @@ const void *Executor::dataSlice(int input, int microbatch) const {
 
 void Executor::record(const std::string &name, const char *category,
                       double begin) {
-  if (trace)
-    trace->add(name, category, begin, backend.now(), step);
+  if (!trace)
+    return;
+  // On a device that runs its work asynchronously, a slice of work issued
+  // to the device ends when the device has done it: the trace shows what
+  // each action took (outside a captured graph, which cannot wait).
+  if (!shared && !graphs &&
+      (std::strcmp(category, "compute") == 0 ||
+       std::strcmp(category, "optimizer") == 0))
+    device.synchronize();
+  trace->add(name, category, begin, backend.now(), step);
 }
 
 void Executor::postRecv(int index) {
@@ -361,6 +370,7 @@ bool Executor::useGraphs(std::string &why) {
 void Executor::beginStep() {
   if (graphs)
     device.beginGraphStep();
+  double begin = trace ? backend.now() : 0;
   if (!shared) {
     // The step's global batch, on the transfer stream; the compute stream
     // waits for it. (The previous step ended with the device synchronised,
@@ -371,6 +381,11 @@ void Executor::beginStep() {
                     tensorBytes(model.inputs[i]), CopyKind::HostToDevice);
     device.record(inputsCopied, transfer);
     device.wait(compute, inputsCopied);
+    // Traced, the upload is a slice of its own, not part of the first F.
+    if (trace && !graphs) {
+      device.synchronize(inputsCopied);
+      trace->add("upload inputs", "transfer", begin, backend.now(), step);
+    }
   }
   for (size_t o = 0; o < outputTensors.size(); ++o)
     device.fill(compute, outputMemory[o], 0, outputTensors[o].bytes());

@@ -17,6 +17,7 @@
 #include "pipewave-runtime/ExecPlan.h"
 #include "pipewave-runtime/Executor.h"
 #include "pipewave-runtime/ModelCheck.h"
+#include "pipewave-runtime/Trace.h"
 
 #include "TestModel.h"
 #include "TestUtil.h"
@@ -25,6 +26,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <regex>
 #include <thread>
 
 using namespace pipewave::runtime;
@@ -40,6 +42,8 @@ struct Faults {
   bool dropStreamWaits = false;
   /// synchronize(event) and synchronize() return at once.
   bool dropHostWaits = false;
+  /// Every stage function starts 30 ms late.
+  bool slowCalls = false;
 };
 
 void sleep30ms(void *const *, void *const *) {
@@ -106,6 +110,8 @@ public:
   }
   void call(StreamId stream, pw_stage_fn fn, const std::vector<void *> &args,
             const std::vector<void *> &results) override {
+    if (faults.slowCalls)
+      inner->call(stream, sleep30ms, {}, {});
     inner->call(stream, fn, args, results);
   }
 
@@ -124,7 +130,7 @@ struct TrainRun {
   std::unique_ptr<Executor> executor;
 
   TrainRun(const TrainConfig &config, const OptimizerConfig &optimizer,
-           Device *device)
+           Device *device, Trace *trace = nullptr)
       : model(config) {
     validateModel(*model.get());
     x = makeTrainInput(config.batch * 2, config.features);
@@ -133,7 +139,7 @@ struct TrainRun {
     std::vector<void *> inputs = inputPointers({x.data(), t.data()}, params);
     plan = planExecution(*model.get(), 0);
     executor = std::make_unique<Executor>(*model.get(), plan, *backend, inputs,
-                                          nullptr, optimizer, device);
+                                          trace, optimizer, device);
   }
 
   /// Step k (1-based) reads global batch (k - 1) % 2.
@@ -281,4 +287,25 @@ TEST(AsyncExecutorTest, AMissingHostWaitChangesTheNumbers) {
   FaultyDevice device(Faults{true, false, true});
   Comparison c = compare(config, device, 2, /*checkState=*/false);
   EXPECT_NE(c.host, c.other);
+}
+
+TEST(AsyncExecutorTest, TracedSlicesLastUntilTheDeviceIsDone) {
+  // Every stage function runs 30 ms after it is issued: a compute slice
+  // that measured only the issuing would be far shorter.
+  TrainConfig config;
+  config.schedule = "local";
+  config.stages = 2;
+  FaultyDevice device(Faults{false, false, false, true});
+  Trace trace;
+  trace.start(0);
+  TrainRun run(config, adam(), &device, &trace);
+  run.step(1);
+  std::string json = trace.eventsJson(0);
+  std::regex slice("\"name\":\"([^\"]*)\",\"cat\":\"compute\"[^}]*"
+                   "\"dur\":([0-9.e+-]+)");
+  int slices = 0;
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), slice);
+       it != std::sregex_iterator(); ++it, ++slices)
+    EXPECT_GE(std::stod((*it)[2].str()), 30000.0) << (*it)[1].str();
+  EXPECT_EQ(slices, 2 * 2 * config.microbatches) << json;
 }
