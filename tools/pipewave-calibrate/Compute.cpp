@@ -31,10 +31,56 @@ Timing timeOf(Runner &runner, const Model &model, const std::string &name) {
 
 double positive(double seconds) { return std::max(seconds, 1e-9); }
 
+/// The runtime's gradient accumulation (after every B and W, per parameter
+/// tensor), contiguous copies and the non-finite scan, timed in this process
+/// (the CPU target's device).
+void measureHostLoops(SamplePool &loops, bool quick,
+                      const std::vector<int64_t> &sides, sim::Calibration &c,
+                      const Report &report) {
+  auto reportRate = [&](const std::string &what, const auto &table) {
+    report(what.c_str(), table.back().bytesPerSecond * 1e-9, "GB/s");
+  };
+  int loopReps = quick ? 10 : 40;
+  c.accumulateSeconds =
+      loops.add("accumulate-fixed", accumulateSeconds(8, loopReps, false));
+  report("gradient accumulation, fixed", c.accumulateSeconds * 1e6, "us");
+  for (int64_t side : sides) {
+    size_t count = static_cast<size_t>(side * side);
+    double bytes = 4.0 * static_cast<double>(count);
+    std::string key = std::to_string(side);
+    double acc =
+        loops.add("accumulate-" + key, accumulateSeconds(count, loopReps));
+    c.accumulate.push_back(
+        {bytes, bytes / positive(acc - c.accumulateSeconds)});
+    double warm = loops.add("accumulate-warm-" + key,
+                            accumulateSeconds(count, loopReps, false));
+    double copy = loops.add("copy-" + key, copySeconds(count, loopReps));
+    double copyWarm =
+        loops.add("copy-warm-" + key, copySeconds(count, loopReps, false));
+    double check =
+        loops.add("check-" + key, nonfiniteCheckSeconds(count, loopReps));
+    c.accumulateWarm.push_back(
+        {bytes, bytes / positive(warm - c.accumulateSeconds)});
+    c.copy.push_back({bytes, bytes / positive(copy)});
+    c.copyWarm.push_back({bytes, bytes / positive(copyWarm)});
+    c.nonfiniteCheck.push_back({bytes, bytes / positive(check)});
+    std::string size = key + "x" + key;
+    reportRate("accumulate " + size, c.accumulate);
+    reportRate("accumulate in cache " + size, c.accumulateWarm);
+    reportRate("copy " + size, c.copy);
+    reportRate("copy in cache " + size, c.copyWarm);
+    reportRate("non-finite check " + size, c.nonfiniteCheck);
+  }
+}
+
 } // namespace
 
 void measureCompute(Runner &runner, SamplePool &loops, bool quick,
                     sim::Calibration &c, const Report &report) {
+  // On a GPU (the CUDA target) the runtime's accumulation, copies and
+  // optimizer are device kernels, not loops in this process, and the
+  // parameters of these models fit its cache.
+  bool gpu = runner.getTarget() == "cuda";
   // The last point of a bandwidth table, in GB/s.
   auto reportRate = [&](const std::string &what, const auto &table) {
     report(what.c_str(), table.back().bytesPerSecond * 1e-9, "GB/s");
@@ -72,6 +118,7 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
   double fixedFused = inSlice + c.fusedOpSeconds;
   std::vector<int64_t> sides =
       quick ? std::vector<int64_t>{64, 512}
+      : gpu ? std::vector<int64_t>{64, 256, 1024, 2048, 4096}
             : std::vector<int64_t>{64, 128, 256, 512, 1024};
   for (int64_t side : sides) {
     double elements = static_cast<double>(side * side);
@@ -131,45 +178,31 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
       reportRate("transpose " + size + " (by shape)", c.transpose);
     }
 
-  // The runtime's gradient accumulation (after every B and W, per
-  // parameter tensor) and contiguous copies, in this process.
-  int loopReps = quick ? 10 : 40;
-  c.accumulateSeconds =
-      loops.add("accumulate-fixed", accumulateSeconds(8, loopReps, false));
-  report("gradient accumulation, fixed", c.accumulateSeconds * 1e6, "us");
-  for (int64_t side : sides) {
-    size_t count = static_cast<size_t>(side * side);
-    double bytes = 4.0 * static_cast<double>(count);
-    std::string key = std::to_string(side);
-    double acc =
-        loops.add("accumulate-" + key, accumulateSeconds(count, loopReps));
-    c.accumulate.push_back(
-        {bytes, bytes / positive(acc - c.accumulateSeconds)});
-    double warm = loops.add("accumulate-warm-" + key,
-                            accumulateSeconds(count, loopReps, false));
-    double copy = loops.add("copy-" + key, copySeconds(count, loopReps));
-    double copyWarm =
-        loops.add("copy-warm-" + key, copySeconds(count, loopReps, false));
-    double check =
-        loops.add("check-" + key, nonfiniteCheckSeconds(count, loopReps));
-    c.accumulateWarm.push_back(
-        {bytes, bytes / positive(warm - c.accumulateSeconds)});
-    c.copy.push_back({bytes, bytes / positive(copy)});
-    c.copyWarm.push_back({bytes, bytes / positive(copyWarm)});
-    c.nonfiniteCheck.push_back({bytes, bytes / positive(check)});
-    std::string size = key + "x" + key;
-    reportRate("accumulate " + size, c.accumulate);
-    reportRate("accumulate in cache " + size, c.accumulateWarm);
-    reportRate("copy " + size, c.copy);
-    reportRate("copy in cache " + size, c.copyWarm);
-    reportRate("non-finite check " + size, c.nonfiniteCheck);
+  if (gpu) {
+    // The CUDA device accumulates a gradient with one element-wise kernel
+    // (reads two tensors, writes one) and copies with the copy engine (reads
+    // and writes one): priced as the element-wise add of the same bytes,
+    // each a kernel call of its own.
+    c.accumulateSeconds = c.opSeconds;
+    for (const sim::BandwidthPoint &point : c.elementwise) {
+      double bytes = point.bytes / 3;
+      c.accumulate.push_back({bytes, point.bytesPerSecond / 3});
+      c.copy.push_back({bytes, point.bytesPerSecond / 2});
+    }
+    c.accumulateWarm = c.accumulate;
+    c.copyWarm = c.copy;
+    reportRate("accumulate (from the add)", c.accumulate);
+  } else {
+    measureHostLoops(loops, quick, sides, c, report);
   }
 
   // Matmul rates: square, small-M (skinny activations), narrow N or K, and
   // a weight gradient's shape (N = 512 features, K = 64 rows of a
   // microbatch, M the other layer's features).
   std::vector<int64_t> ms = quick ? std::vector<int64_t>{4, 64}
-                                  : std::vector<int64_t>{1, 4, 16, 64, 256};
+                            : gpu
+                                ? std::vector<int64_t>{1, 4, 16, 64, 256, 1024}
+                                : std::vector<int64_t>{1, 4, 16, 64, 256};
   std::vector<std::pair<int64_t, int64_t>> nks =
       quick ? std::vector<std::pair<int64_t, int64_t>>{{64, 64}}
             : std::vector<std::pair<int64_t, int64_t>>{{32, 32},   {128, 128},
@@ -194,8 +227,8 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
   // Parameters that do not stay in cache: chains of matmuls of a [64, 512]
   // activation by distinct 512 x 512 weights (1 MiB each) against the same
   // chain on one weight; the extra time per weight byte, by the chain's
-  // footprint.
-  {
+  // footprint. (Not on a GPU: 32 MiB fit its cache.)
+  if (!gpu) {
     const int64_t rows = 64, side = 512;
     const double weightBytes = 4.0 * side * side;
     const int warmCount = 8;
@@ -242,7 +275,7 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
 
   // Adam over parameters not in cache: models of 1 MiB tensors, by their
   // parameter bytes (with their gradients and moments, 4x that in memory).
-  {
+  if (!gpu) {
     const int64_t side = 512;
     const double tensorBytes = 4.0 * side * side;
     for (int count :

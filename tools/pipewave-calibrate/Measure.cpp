@@ -75,34 +75,54 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
   std::string data;
   for (const auto &[input, shape] : model.data)
     data += " --data " + input + "=" + base + "." + input + ".npy";
+  bool cuda = target == "cuda";
+  std::string flags = std::string(" --stages 1 --quiet") +
+                      (model.training ? "" : " --inference") +
+                      (cuda ? " --target cuda" : "") + compileFlags +
+                      model.compileFlags;
   std::string compile = binDir + "/pipewave-compile " + base + ".mlir -o " +
-                        base + ".bin --stages 1 --quiet" +
-                        (model.training ? "" : " --inference") + compileFlags +
-                        model.compileFlags;
-  std::string run = binDir + "/pipewave-run -n 1 " + base + ".bin" + data +
-                    " --steps " + std::to_string(steps) + " --trace " + base +
-                    ".trace.json" +
-                    (model.training ? " --optimizer adam --lr 0.001" : "");
+                        base + ".bin" + flags;
+  std::string traceArgs =
+      " --steps " + std::to_string(steps) + " --trace " + base + ".trace.json" +
+      (model.training ? " --optimizer adam --lr 0.001" : "");
+  // A CUDA binary runs on this process's GPU without a launcher.
+  std::string run =
+      (cuda ? base + ".bin" + data
+            : binDir + "/pipewave-run -n 1 " + base + ".bin" + data) +
+      traceArgs;
+  // What the binary is compiled from, without this machine's paths.
+  std::string key = flags + "\n" + model.text;
   std::string &built = compiled[name];
-  std::string key = compile + "\n" + model.text;
+  if (built != key && readFile(base + ".key") == key &&
+      std::ifstream(base + ".bin").good())
+    built = key;
   if (built != key) {
-    // The model's source and data, written once with its binary.
+    // The model's source and binary, and the key they were built from.
     built.clear();
     {
       std::ofstream out(base + ".mlir");
       out << model.text;
     }
-    for (const auto &[input, shape] : model.data) {
-      std::string path = base + "." + input + ".npy";
-      if (!writeNpy(path, shape)) {
-        error = "cannot write '" + path + "'";
-        return std::nullopt;
-      }
+    if (!std::ifstream(binDir + "/pipewave-compile").good()) {
+      error = "'" + base + ".bin' was not compiled beforehand (for '" +
+              flags.substr(1) + "') and there is no pipewave-compile in '" +
+              binDir + "'";
+      return std::nullopt;
     }
     if (!Runner::run(compile, base + ".compile.log", error))
       return std::nullopt;
+    std::ofstream(base + ".key") << key;
     built = key;
   }
+  for (const auto &[input, shape] : model.data) {
+    std::string path = base + "." + input + ".npy";
+    if (!std::ifstream(path).good() && !writeNpy(path, shape)) {
+      error = "cannot write '" + path + "'";
+      return std::nullopt;
+    }
+  }
+  if (compileOnly)
+    return Timing{1e-3, 1e-3, 1e-6};
   if (!Runner::run(run, base + ".run.log", error))
     return std::nullopt;
 

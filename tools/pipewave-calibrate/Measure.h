@@ -43,8 +43,9 @@ public:
       : binDir(std::move(binDir)), workDir(std::move(workDir)), steps(steps) {}
 
   /// Compiles and times `model` (files named after `name`); nullopt with
-  /// `error` set when a command fails. A model timed before under the same
-  /// name with the same text and flags is not compiled again.
+  /// `error` set when a command fails. A model compiled before under the
+  /// same name from the same text and flags (in this process, or with its
+  /// NAME.key file in the work directory) is not compiled again.
   std::optional<Timing> time(const Model &model, const std::string &name,
                              std::string &error);
 
@@ -61,6 +62,19 @@ public:
   /// pipewave-compile flags every model gets (before its own).
   void setCompileFlags(std::string flags) { compileFlags = std::move(flags); }
 
+  /// The target the models are compiled for: "cpu" (run by pipewave-run on
+  /// one MPI rank) or "cuda" (the binary run directly, on this process's
+  /// GPU).
+  void setTarget(std::string name) { target = std::move(name); }
+  const std::string &getTarget() const { return target; }
+
+  /// Only compile (into the work directory, each binary beside a NAME.key
+  /// file holding what it was compiled from), run nothing: time() then
+  /// returns placeholder timings. A later Runner on the same work
+  /// directory, on another machine, runs those binaries without
+  /// pipewave-compile (a GPU machine without the compiler).
+  void setCompileOnly(bool only) { compileOnly = only; }
+
   /// The F times of every model timed through pooled(), by pass.
   const SamplePool &forwardSamples() const { return forward; }
 
@@ -68,8 +82,9 @@ public:
   const std::string &work() const { return workDir; }
 
 private:
-  std::string binDir, workDir, compileFlags;
+  std::string binDir, workDir, compileFlags, target = "cpu";
   int steps;
+  bool compileOnly = false;
   /// The compile command (model text included) each binary was built with.
   std::map<std::string, std::string> compiled;
   SamplePool forward, optimizer, between;

@@ -7,6 +7,7 @@
 //   pipewave-calibrate [--name NAME] [-o FILE] [--steps N] [--passes N]
 //                      [--quick] [--check DEVICE]
 //                      [--no-comm] [--bin-dir DIR] [--work-dir DIR]
+//                      [--target cuda --base DEVICE] [--compile-only]
 //
 // Times short microbenchmarks on the machine at hand through the code the
 // CPU target generates (one-stage models compiled by pipewave-compile and
@@ -57,6 +58,18 @@
 //                              matmul class (MatmulKernels.h), measured
 //                              first: every later model compiles with
 //                              the choice they make, as models will
+//
+// --target cuda measures a GPU the same way through the code the CUDA
+// target generates (each binary run directly on this process's GPU):
+// fixed costs, matmul (cuBLAS), element-wise, reduction and transpose
+// rates by size, and the Adam step, each stage call waited for
+// (runtime.md, "Trace format"). Not measured there: the accumulation and
+// copies (priced as the element-wise add of the same bytes, which is what
+// the device's kernels do), cold parameters and the links, which with the
+// peaks and the memory come from the --base device file. --compile-only
+// compiles every model into --work-dir and runs nothing; the same command
+// without it, on a machine that has the GPU but not the compiler, then runs
+// those binaries (each with a NAME.key of what it was compiled from).
 //
 // The file goes to FILE, else to the per-user cache
 // (pipewave/Simulator/Device.h: calibratedDevicePath(NAME)), from where
@@ -123,6 +136,14 @@ CPU target generates, and writes a device file for --device.
   --bin-dir DIR    where pipewave-compile and pipewave-run are (default:
                    beside this program)
   --work-dir DIR   keep the models, binaries and traces here
+  --target cuda    measure this machine's GPU through the CUDA target's
+                   code instead (needs --base; no two-rank measurements)
+  --base DEVICE    with --target cuda: the device file (shipped name or
+                   file) whose links, peaks and memory the calibration
+                   keeps, e.g. h200
+  --compile-only   compile every benchmark into --work-dir and run nothing
+                   (a later run with the same --work-dir on a machine
+                   without pipewave-compile runs those binaries)
   --check DEVICE   write nothing: time one pass of the compute benchmarks
                    (about a minute) and compare it with what DEVICE's
                    calibration (a name or a device file, as --device takes
@@ -160,13 +181,32 @@ int usableCores() {
   return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+/// Writes `device` to `output` and removes the work directory unless kept.
+void writeDevice(const sim::DeviceSpec &device, const std::string &output,
+                 bool keep, const std::string &workDir,
+                 const std::string &name) {
+  std::error_code ec;
+  fs::path target(output);
+  if (target.has_parent_path())
+    fs::create_directories(target.parent_path(), ec);
+  std::ofstream out(output);
+  out << sim::toJson(device);
+  if (!out)
+    die("cannot write '" + output + "'");
+  out.close();
+  if (!keep)
+    fs::remove_all(workDir, ec);
+  std::fprintf(stderr, "pipewave-calibrate: wrote %s (device '%s')\n",
+               output.c_str(), name.c_str());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::string name = sim::kHostDeviceName, output, binDir, workDir, commWorker,
-              check;
+              check, target = "cpu", base;
   int steps = 30, passes = 3;
-  bool quick = false, comm = true, passesGiven = false;
+  bool quick = false, comm = true, passesGiven = false, compileOnly = false;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     auto value = [&]() -> std::string {
@@ -198,6 +238,14 @@ int main(int argc, char **argv) {
       binDir = value();
     } else if (flag == "--work-dir") {
       workDir = value();
+    } else if (flag == "--target") {
+      target = value();
+      if (target != "cpu" && target != "cuda")
+        die("--target expects cpu or cuda, got '" + target + "'");
+    } else if (flag == "--base") {
+      base = value();
+    } else if (flag == "--compile-only") {
+      compileOnly = true;
     } else if (flag == "--check") {
       check = value();
     } else if (flag == "--comm-worker") {
@@ -210,7 +258,29 @@ int main(int argc, char **argv) {
     return runCommWorker(argc, argv, commWorker, quick);
   if (name.empty() || name.find('/') != name.npos || name.size() > 64)
     die("--name expects a plain name, got '" + name + "'");
-  if (output.empty() && check.empty()) {
+  bool gpu = target == "cuda";
+  std::optional<sim::DeviceSpec> baseDevice;
+  if (gpu) {
+    if (base.empty())
+      die("--target cuda needs --base DEVICE: the device file whose links, "
+          "peaks and memory the GPU's calibration keeps (a shipped GPU such "
+          "as h100 or h200, or a file)");
+    std::string error;
+    baseDevice = sim::lookupDevice(base, error);
+    if (!baseDevice)
+      die("--base: " + error);
+    if (!check.empty())
+      die("--check compares a CPU calibration; it does not take --target "
+          "cuda");
+    comm = false;
+    if (name == sim::kHostDeviceName)
+      name = baseDevice->name + "-calibrated";
+  } else if (!base.empty()) {
+    die("--base is for --target cuda (the CPU target's links are measured)");
+  }
+  if (compileOnly && workDir.empty())
+    die("--compile-only needs --work-dir (where the binaries stay)");
+  if (output.empty() && check.empty() && !compileOnly) {
     output = sim::calibratedDevicePath(name);
     if (output.empty())
       die("no cache directory (set PIPEWAVE_CACHE_DIR or HOME) and no -o");
@@ -239,6 +309,8 @@ int main(int argc, char **argv) {
   std::string load = firstLine("/proc/loadavg");
   std::fprintf(stderr, "pipewave-calibrate: load average %s\n", load.c_str());
   Runner runner(binDir, workDir, steps);
+  runner.setTarget(target);
+  runner.setCompileOnly(compileOnly);
   if (!check.empty()) {
     int code = checkAgainst(runner, check, quick);
     if (!keep)
@@ -253,8 +325,9 @@ int main(int argc, char **argv) {
   c.version = 2;
   c.cores = usableCores();
   // Which matmul kernel is faster per class; the models below compile with
-  // that choice (--matmul=auto as pipewave-compile will then make it).
-  {
+  // that choice (--matmul=auto as pipewave-compile will then make it). A
+  // GPU's matmuls are cuBLAS calls.
+  if (!gpu) {
     std::string error;
     std::optional<std::vector<sim::MatmulKernelPoint>> kernels =
         measureMatmulKernels(runner, quick, error);
@@ -306,7 +379,17 @@ int main(int argc, char **argv) {
         "for figures that predict a quiet run.\n",
         spread);
 
-  sim::DeviceSpec device = *sim::findDevice("cpu");
+  if (compileOnly) {
+    if (!keep)
+      fs::remove_all(workDir, ec);
+    std::fprintf(stderr,
+                 "pipewave-calibrate: compiled every benchmark into %s; "
+                 "nothing was timed or written\n",
+                 workDir.c_str());
+    return 0;
+  }
+
+  sim::DeviceSpec device = gpu ? *baseDevice : *sim::findDevice("cpu");
   if (comm) {
     std::string error;
     std::optional<CommFigures> figures =
@@ -332,6 +415,27 @@ int main(int argc, char **argv) {
   }
 
   device.name = name;
+  if (gpu) {
+    // The base's links, peaks and memory (other costed ops use the peaks).
+    device.description = "A GPU as pipewave-calibrate --target cuda measured "
+                         "it; otherwise " +
+                         baseDevice->name + ": " + baseDevice->description;
+    device.source =
+        "pipewave-calibrate --target cuda" +
+        std::string(quick ? " --quick" : "") +
+        ": one-stage models of the CUDA target run on the GPU, each stage "
+        "call waited for (median of " +
+        std::to_string(steps - 1) + " steps" +
+        (passes > 1
+             ? ", then the median over " + std::to_string(passes) +
+                   " passes, which ran " + formatFixed(spread, 2) + "x apart"
+             : "") +
+        "); links, peaks and memory are the " + baseDevice->name + " file's (" +
+        baseDevice->source + ")";
+    device.calibration = c;
+    writeDevice(device, output, keep, workDir, name);
+    return 0;
+  }
   std::string model = cpuModel();
   device.description = "This machine as pipewave-calibrate measured it: " +
                        std::to_string(c.cores) + " cores" +
@@ -359,18 +463,6 @@ int main(int argc, char **argv) {
   device.memoryBytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
                        static_cast<double>(sysconf(_SC_PAGESIZE));
   device.calibration = c;
-
-  fs::path target(output);
-  if (target.has_parent_path())
-    fs::create_directories(target.parent_path(), ec);
-  std::ofstream out(output);
-  out << sim::toJson(device);
-  if (!out)
-    die("cannot write '" + output + "'");
-  out.close();
-  if (!keep)
-    fs::remove_all(workDir, ec);
-  std::fprintf(stderr, "pipewave-calibrate: wrote %s (device '%s')\n",
-               output.c_str(), name.c_str());
+  writeDevice(device, output, keep, workDir, name);
   return 0;
 }
