@@ -16,12 +16,18 @@
 #   ref/CASE.sim    sched-simulate device=h200's prediction for the case
 #   cases.tsv       one line per case: name, kind, model, ranks, tolerance,
 #                   reference, run arguments
+#   calibrate/      pipewave-calibrate --target cuda --compile-only's models
+#                   (their binaries in bin.tar.xz under calibrate/; their
+#                   data is written where they run)
 #
 # Cases: both examples, the ONNX GPT fixture and the StableHLO MLP fixture,
 # each with every schedule (gpipe, 1f1b, interleaved, hanayo, zb-h1, zb-v)
 # and 1 or 2 data-parallel replicas (kind "parity", fp32, 1e-5 relative);
 # the examples with --precision tf32 and bf16 (1F1B, R=1); the MLP as one
-# stage (graphs on/off, NCCL at world size 1); a wide MLP (matmul share).
+# stage (graphs on/off, NCCL at world size 1); a wide MLP (matmul share);
+# kind "sim": the rows of bench/sim-vs-measured (the examples, mlp512 and
+# transformer256), whose runs and traces bench/sim-vs-measured/gpu-table.sh
+# compares with the simulator.
 # PW_GPU_CHECK_MODELS / PW_GPU_CHECK_SCHEDULES (space-separated) restrict
 # the parity cases, e.g. for a quick try.
 set -euo pipefail
@@ -46,9 +52,13 @@ fi
 python=${PYTHON:-python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-rm -rf "$out/bin" "$out/lib" "$out/data" "$out/ref" "$out/bin.tar.xz"
+# The CPU references of an earlier preparation stay (they depend on the
+# compiler, not on the runtime): remove OUT/ref to make them again.
+rm -rf "$out/bin" "$out/lib" "$out/data" "$out/bin.tar.xz"
 mkdir -p "$work/bin" "$out/lib" "$out/data" "$out/ref"
 cp "$build/lib/libpipewave_cuda.so" "$out/lib/"
+# The NCCL backend's transport, loaded at run time (NCCL comes from there).
+[ -f "$build/lib/libpipewave_nccl.so" ] && cp "$build/lib/libpipewave_nccl.so" "$out/lib/"
 for extra in PipewaveCudaDeviceTests pipewave-cuda-sgemm-bench; do
   [ -x "$build/bin/$extra" ] && strip -o "$work/bin/$extra" "$build/bin/$extra"
 done
@@ -115,7 +125,7 @@ add_case() {
   rm -f "$work/$name.full" "$work/$name.safetensors"
   local ranks
   ranks=$(cd "$work/bin" && LD_LIBRARY_PATH="$out/lib" ./"$name" --print-ranks)
-  if [ "$ref" = "$name" ]; then
+  if [ "$ref" = "$name" ] && [ ! -s "$out/ref/$name.json" ]; then
     # shellcheck disable=SC2086
     "$compile" $src "$@" -o "$work/$name.cpu" 2>"$work/err" ||
       { cat "$work/err" >&2; echo "gpu-check-prepare: $name: CPU compile failed" >&2; return 1; }
@@ -170,5 +180,74 @@ rm -f "$work/wide.full"
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' wide-mlp wide wide-mlp 1 - - \
   "--data x=data/wide/x.npy --data y=data/wide/y.npy $train" >>"$out/cases.tsv"
 
-tar -C "$work" -cJf "$out/bin.tar.xz" bin
+# Simulated against measured: bench/sim-vs-measured's models and rows.
+here="$root/bench/sim-vs-measured"
+mkdir -p "$out/data/sim"
+"$python" "$root/scripts/make-npy.py" "$out/data/sim/x.npy" 16 64
+"$python" "$root/scripts/make-npy.py" "$out/data/sim/y.npy" 16 8
+"$python" "$root/scripts/make-npy.py" "$out/data/sim/tx.npy" 4 8 32
+"$python" "$root/scripts/make-npy.py" "$out/data/sim/ty.npy" 4 8 32
+"$python" "$root/scripts/make-npy.py" "$out/data/sim/x512.npy" 256 64
+"$python" "$root/scripts/make-npy.py" "$out/data/sim/y512.npy" 256 8
+"$python" "$root/scripts/make-npy.py" "$out/data/sim/tx256.npy" 8 32 256
+"$python" "$root/scripts/make-npy.py" "$out/data/sim/ty256.npy" 8 32 256
+"$python" "$root/scripts/gen-mlp.py" --layers 8 --width 512 --batch 256 \
+  >"$work/mlp512.mlir"
+"$python" "$here/gen-transformer.py" --blocks 4 --width 256 --heads 4 \
+  --batch 8 --seq 32 >"$work/transformer256.mlir"
+sim_case() { # MODEL STAGES RANKS SCHEDULE [FLAGS...]
+  local model=$1 stages=$2 ranks=$3 schedule=$4 src data
+  shift 4
+  case $model in
+  mlp) src="$root/examples/mlp.mlir" data="x=data/sim/x.npy --data y=data/sim/y.npy" ;;
+  transformer) src="$root/examples/transformer.mlir" data="x=data/sim/tx.npy --data y=data/sim/ty.npy" ;;
+  mlp512) src="$work/mlp512.mlir" data="x=data/sim/x512.npy --data y=data/sim/y512.npy" ;;
+  transformer256) src="$work/transformer256.mlir" data="x=data/sim/tx256.npy --data y=data/sim/ty256.npy" ;;
+  esac
+  local name="sim-$model-$schedule-$stages-$ranks"
+  "$compile" "$src" --target cuda --quiet -o "$work/$name.full" \
+    --stages "$stages" --microbatches 4 --schedule "$schedule" "$@"
+  strip -o "$work/bin/$name" "$work/$name.full"
+  rm -f "$work/$name.full"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" sim "$model" "$ranks" - - \
+    "--data $data --optimizer adam --lr 0.001" \
+    >>"$out/cases.tsv"
+}
+for model in mlp transformer mlp512 transformer256; do
+  sim_case "$model" 2 2 gpipe
+  sim_case "$model" 2 2 1f1b
+  sim_case "$model" 2 2 zb-h1
+  sim_case "$model" 4 2 zb-v
+  case $model in mlp | transformer)
+    sim_case "$model" 4 2 interleaved --chunks 2
+    sim_case "$model" 4 2 hanayo --waves 1
+    sim_case "$model" 4 4 1f1b
+    ;;
+  esac
+done
+
+# The GPU calibration's models (pipewave-calibrate --target cuda runs them
+# on the GPU machine from this work directory); their data is remade there.
+if [ -x "$build/bin/pipewave-calibrate" ]; then
+  "$build/bin/pipewave-calibrate" --target cuda --base h200 --compile-only \
+    --passes 1 --work-dir "$work/calibrate" --bin-dir "$build/bin" 2>"$work/err" ||
+    { cat "$work/err" >&2; echo "gpu-check-prepare: calibration models failed to compile" >&2; exit 1; }
+  rm -f "$work"/calibrate/*.npy "$work"/calibrate/*.log
+  for f in "$work"/calibrate/*.bin; do strip "$f"; done
+  strip -o "$work/bin/pipewave-calibrate" "$build/bin/pipewave-calibrate"
+fi
+
+# The libraries the binaries need beyond the C/C++ runtime and CUDA (MPI
+# and what it needs: the GPU machine may have no MPI; a run without a
+# launcher does not start it), from this machine.
+ldd "$work/bin/mlp-s1" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
+  case $(basename "$lib") in
+  libc.so* | libm.so* | libpthread.so* | libdl.so* | librt.so* | ld-linux* | \
+    libstdc++.so* | libgcc_s.so* | libcuda*.so* | libcublas*.so* | \
+    libnccl*.so* | libpipewave_*) ;;
+  *) cp -L "$lib" "$out/lib/" ;;
+  esac
+done
+
+tar -C "$work" -cJf "$out/bin.tar.xz" bin $([ -d "$work/calibrate" ] && echo calibrate)
 echo "gpu-check-prepare: $(($(wc -l <"$out/cases.tsv") - 1)) cases in $out ($(du -sh "$out" | cut -f1))"

@@ -22,6 +22,18 @@
 #   wide-mlp       share of a wide MLP step spent in its matmuls (>= 0.8)
 #   torch          PyTorch eager on the same model and batch (if torch
 #                  imports): pipewave's step must be at least as fast
+#   sim-*          bench/sim-vs-measured's rows: 20 steps untraced, then 8
+#                  traced (bench/sim-vs-measured/gpu-table.sh compares them
+#                  with the simulator on the build machine)
+#   calibrate      pipewave-calibrate --target cuda on the prepared models:
+#                  a device file of this GPU (gpu-calibrated.json)
+# Environment: PW_GPU_CHECK_UNPACKED=DIR unpacks the binaries there once
+# (later runs reuse them); PW_GPU_CHECK_KEEP=DIR keeps every log, loss file, trace and
+# the calibration there; PW_GPU_CHECK_TIMEOUT (default 120) is each run's
+# limit in seconds; PW_GPU_CHECK_ONLY (space-separated section names:
+# device parity nccl graphs killed sgemm wide torch sim calibrate) runs
+# only those; PW_GPU_CHECK_FILTER (an extended regular expression) runs
+# only the parity and sim cases whose names match it.
 # Exits 0 when no row FAILs, 1 otherwise (and at once, clearly, when there
 # is no GPU or no CUDA library).
 set -uo pipefail
@@ -33,10 +45,31 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(cd "$1" && pwd)
 python=${PYTHON:-python3}
 started=$(date +%s)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-tar -C "$work" -xJf "$dir/bin.tar.xz"
-bin="$work/bin"
+# PW_GPU_CHECK_UNPACKED=DIR: unpack the binaries there once and reuse them.
+if [ -n "${PW_GPU_CHECK_UNPACKED:-}" ]; then
+  mkdir -p "$PW_GPU_CHECK_UNPACKED"
+  unpacked=$(cd "$PW_GPU_CHECK_UNPACKED" && pwd)
+  drop=""
+else
+  unpacked=$(mktemp -d)
+  drop=$unpacked
+fi
+if [ -n "${PW_GPU_CHECK_KEEP:-}" ]; then
+  mkdir -p "$PW_GPU_CHECK_KEEP"
+  work=$(cd "$PW_GPU_CHECK_KEEP" && pwd)
+else
+  work=$(mktemp -d)
+  drop="$drop $work"
+fi
+# shellcheck disable=SC2064
+trap "rm -rf $drop" EXIT
+limit=${PW_GPU_CHECK_TIMEOUT:-120}
+only=" ${PW_GPU_CHECK_ONLY:-device parity nccl graphs killed sgemm wide torch sim calibrate} "
+wanted() { case $only in *" $1 "*) return 0 ;; esac; return 1; }
+filter=${PW_GPU_CHECK_FILTER:-.}
+picked() { echo "$1" | grep -Eq -- "$filter"; }
+[ -d "$unpacked/bin" ] || tar -C "$unpacked" -xJf "$dir/bin.tar.xz"
+bin="$unpacked/bin"
 
 # --- Libraries: the toolkit, else the nvidia-* wheels. ---
 libs="$dir/lib"
@@ -70,6 +103,7 @@ echo "gpu-check: $(date -u +%Y-%m-%d) on ${gpu:-an NVIDIA GPU}"
 
 rows=()
 failed=0
+graph_ms="" eager_ms=""
 row() { # NAME STATUS DETAIL
   rows+=("$(printf '%-28s %-5s %s' "$1" "$2" "$3")")
   [ "$2" = FAIL ] && failed=1
@@ -93,17 +127,19 @@ sys.exit(0 if err <= tol else 1)
 EOF
 }
 
-# run_case NAME RANKS ARGS... -> runs in DIR with a 120 s limit.
+# run_case NAME RANKS ARGS... -> runs in DIR within the limit.
 run_case() {
   local name=$1
   shift 2 # the rank count: the binary knows it
   # Every rank in this one process on the one GPU (the default of a GPU
   # binary started without a launcher; said here to be explicit).
-  (cd "$dir" && PW_BACKEND=loopback timeout 120 "$bin/$name" "$@")
+  (cd "$dir" && PW_BACKEND=loopback timeout "$limit" "$bin/$name" "$@")
 }
 
 # --- The CUDA device itself. ---
-if "$bin/PipewaveCudaDeviceTests" >"$work/device.log" 2>&1; then
+if ! wanted device; then
+  :
+elif timeout "$limit" "$bin/PipewaveCudaDeviceTests" >"$work/device.log" 2>&1; then
   row device PASS "$(grep -c '\[       OK \]' "$work/device.log") tests"
 else
   row device FAIL "$(grep -m1 -A3 'Failure' "$work/device.log" | tr '\n' ' ')"
@@ -112,7 +148,7 @@ fi
 # --- Parity and math modes. ---
 while IFS=$'\t' read -r name kind model ranks tol ref args; do
   [ "$name" = name ] && continue
-  case $kind in parity | tf32 | bf16 | single) ;; *) continue ;; esac
+  case $kind in parity | tf32 | bf16 | single) wanted parity && picked "$name" || continue ;; *) continue ;; esac
   # shellcheck disable=SC2086
   if ! run_case "$name" "$ranks" $args --log-json "$work/$name.json" \
     >"$work/$name.log" 2>&1; then
@@ -132,10 +168,12 @@ single_args=$(awk -F'\t' '$1 == "mlp-s1" {print $7}' "$dir/cases.tsv")
 
 # --- NCCL at world size 1 (skipped while the runtime has no NCCL backend). ---
 # shellcheck disable=SC2086
-(cd "$dir" && PW_BACKEND=nccl RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 \
-  MASTER_ADDR=127.0.0.1 MASTER_PORT=29517 timeout 120 "$bin/mlp-s1" \
+wanted nccl && (cd "$dir" && PW_BACKEND=nccl RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 \
+  MASTER_ADDR=127.0.0.1 MASTER_PORT=29517 timeout "$limit" "$bin/mlp-s1" \
   $single_args --log-json "$work/nccl.json" >"$work/nccl.log" 2>&1)
-if grep -q "PW_BACKEND must be" "$work/nccl.log"; then
+if ! wanted nccl; then
+  :
+elif grep -q "PW_BACKEND must be" "$work/nccl.log"; then
   row nccl-1 SKIP "this runtime has no NCCL backend"
 elif result=$(compare "$work/nccl.json" "$dir/ref/mlp-s1.json" 1e-5); then
   row nccl-1 PASS "max rel err ${result% *}"
@@ -144,73 +182,113 @@ else
 fi
 
 # --- CUDA graphs on and off. ---
-graph_args=${single_args/--steps 5/--steps 20}
-# shellcheck disable=SC2086
-run_case mlp-s1 1 $graph_args --log-json "$work/eager.json" >/dev/null 2>&1
-# shellcheck disable=SC2086
-run_case mlp-s1 1 $graph_args --cuda-graph --log-json "$work/graph.json" \
-  >"$work/graph.log" 2>&1
-eager_ms=$(compare "$work/eager.json" "$work/eager.json" 0 2>/dev/null | cut -d' ' -f2)
-graph_ms=""
-if result=$(compare "$work/graph.json" "$work/eager.json" 0); then
-  graph_ms=${result#* }
-  row graphs PASS "same losses; step $graph_ms ms with graphs, $eager_ms ms without"
-else
-  row graphs FAIL "$(tail -1 "$work/graph.log") $result"
+if wanted graphs; then
+  graph_args=${single_args/--steps 5/--steps 20}
+  # shellcheck disable=SC2086
+  run_case mlp-s1 1 $graph_args --log-json "$work/eager.json" >/dev/null 2>&1
+  # shellcheck disable=SC2086
+  run_case mlp-s1 1 $graph_args --cuda-graph --log-json "$work/graph.json" \
+    >"$work/graph.log" 2>&1
+  eager_ms=$(compare "$work/eager.json" "$work/eager.json" 0 2>/dev/null | cut -d' ' -f2)
+  graph_ms=""
+  if result=$(compare "$work/graph.json" "$work/eager.json" 0); then
+    graph_ms=${result#* }
+    row graphs PASS "same losses; step $graph_ms ms with graphs, $eager_ms ms without"
+  else
+    row graphs FAIL "$(tail -1 "$work/graph.log") $result"
+  fi
 fi
 
 # --- A killed rank ends the loopback run. ---
-mlp_args=$(awk -F'\t' '$1 == "mlp-1f1b-r1" {print $7}' "$dir/cases.tsv")
-t0=$(date +%s)
-# shellcheck disable=SC2086
-PW_TEST_FAIL_RANK=1 PW_TEST_FAIL_STEP=3 run_case mlp-1f1b-r1 2 \
-  ${mlp_args/--steps 5/--steps 50} --timeout 5 >"$work/kill.log" 2>&1
-rc=$?
-took=$(($(date +%s) - t0))
-if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $took -lt 30 ]; then
-  row killed-rank PASS "exit $rc after ${took} s: $(grep -m1 PW_TEST_FAIL_RANK "$work/kill.log")"
-else
-  row killed-rank FAIL "exit $rc after ${took} s"
+if wanted killed; then
+  mlp_args=$(awk -F'\t' '$1 == "mlp-1f1b-r1" {print $7}' "$dir/cases.tsv")
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  PW_TEST_FAIL_RANK=1 PW_TEST_FAIL_STEP=3 run_case mlp-1f1b-r1 2 \
+    ${mlp_args/--steps 5/--steps 50} --timeout 5 >"$work/kill.log" 2>&1
+  rc=$?
+  took=$(($(date +%s) - t0))
+  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $took -lt 30 ]; then
+    row killed-rank PASS "exit $rc after ${took} s: $(grep -m1 PW_TEST_FAIL_RANK "$work/kill.log")"
+  else
+    row killed-rank FAIL "exit $rc after ${took} s"
+  fi
 fi
 
 # --- Matmuls: the stage code's call against cuBLAS alone. ---
-"$bin/pipewave-cuda-sgemm-bench" 2048 2048 2048 20 >"$work/sgemm.log" 2>&1
-worst=$(awk '{print $NF}' "$work/sgemm.log" | sort -g | head -1)
-if [ -n "$worst" ] && awk "BEGIN {exit !($worst >= 0.9)}"; then
-  row sgemm PASS "2048^3, worst ratio $worst ($(awk -F', ' '{print $1}' "$work/sgemm.log" | sed -n 1p))"
-else
-  row sgemm FAIL "worst ratio ${worst:-?}: $(tr '\n' ' ' <"$work/sgemm.log")"
+if wanted sgemm; then
+  "$bin/pipewave-cuda-sgemm-bench" 2048 2048 2048 20 >"$work/sgemm.log" 2>&1
+  worst=$(awk '{print $NF}' "$work/sgemm.log" | sort -g | head -1)
+  if [ -n "$worst" ] && awk "BEGIN {exit !($worst >= 0.9)}"; then
+    row sgemm PASS "2048^3, worst ratio $worst ($(awk -F', ' '{print $1}' "$work/sgemm.log" | sed -n 1p))"
+  else
+    row sgemm FAIL "worst ratio ${worst:-?}: $(tr '\n' ' ' <"$work/sgemm.log")"
+  fi
 fi
 
 # --- The share of a wide MLP step spent in matmuls. ---
-mkdir -p "$dir/data/wide"
-[ -f "$dir/data/wide/x.npy" ] || "$python" "$root/scripts/make-npy.py" "$dir/data/wide/x.npy" 2048 2048
-[ -f "$dir/data/wide/y.npy" ] || "$python" "$root/scripts/make-npy.py" "$dir/data/wide/y.npy" 2048 2048
-wide_args=$(awk -F'\t' '$1 == "wide-mlp" {print $7}' "$dir/cases.tsv")
-# shellcheck disable=SC2086
-if run_case wide-mlp 1 $wide_args --log-json "$work/wide.json" >"$work/wide.log" 2>&1; then
-  wide_ms=$(compare "$work/wide.json" "$work/wide.json" 0 | cut -d' ' -f2)
-  # 4 layers: 3 products each but no input gradient for the first.
-  gemm_us=$(awk '{for (i = 1; i <= NF; ++i) if ($i == "cublas") s += $(i + 1)} END {print s}' "$work/sgemm.log")
-  share=$(awk "BEGIN {printf \"%.2f\", ($gemm_us * 4 - $gemm_us / 3) / 1000 / $wide_ms}")
-  status=$(awk "BEGIN {print ($share >= 0.8) ? \"PASS\" : \"FAIL\"}")
-  row wide-mlp "$status" "step $wide_ms ms, cuBLAS time of its matmuls alone = $share of it"
-else
-  row wide-mlp FAIL "$(tail -1 "$work/wide.log")"
+if wanted wide; then
+  mkdir -p "$dir/data/wide"
+  [ -f "$dir/data/wide/x.npy" ] || "$python" "$root/scripts/make-npy.py" "$dir/data/wide/x.npy" 2048 2048
+  [ -f "$dir/data/wide/y.npy" ] || "$python" "$root/scripts/make-npy.py" "$dir/data/wide/y.npy" 2048 2048
+  wide_args=$(awk -F'\t' '$1 == "wide-mlp" {print $7}' "$dir/cases.tsv")
+  # shellcheck disable=SC2086
+  if run_case wide-mlp 1 $wide_args --log-json "$work/wide.json" >"$work/wide.log" 2>&1; then
+    wide_ms=$(compare "$work/wide.json" "$work/wide.json" 0 | cut -d' ' -f2)
+    # A traced run beside it, to see where the rest goes.
+    # shellcheck disable=SC2086
+    run_case wide-mlp 1 ${wide_args/--steps 5/--steps 3} \
+      --trace "$work/wide.trace.json" >/dev/null 2>&1
+    # 4 layers: 3 products each but no input gradient for the first.
+    gemm_us=$(awk '{for (i = 1; i <= NF; ++i) if ($i == "cublas") s += $(i + 1)} END {print s}' "$work/sgemm.log")
+    share=$(awk "BEGIN {printf \"%.2f\", ($gemm_us * 4 - $gemm_us / 3) / 1000 / $wide_ms}")
+    status=$(awk "BEGIN {print ($share >= 0.8) ? \"PASS\" : \"FAIL\"}")
+    row wide-mlp "$status" "step $wide_ms ms, cuBLAS time of its matmuls alone = $share of it"
+  else
+    row wide-mlp FAIL "$(tail -1 "$work/wide.log")"
+  fi
 fi
 
 # --- PyTorch eager on the same model and batch. ---
-if "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-  torch_ms=$("$python" "$root/scripts/gpu-torch-step.py" mlp 20 2>"$work/torch.log")
-  ours=${graph_ms:-$eager_ms}
-  if [ -n "$torch_ms" ] && [ -n "$ours" ]; then
-    status=$(awk "BEGIN {print ($ours <= $torch_ms) ? \"PASS\" : \"FAIL\"}")
-    row torch "$status" "mlp: pipewave $ours ms/step, PyTorch eager $torch_ms ms/step"
+if wanted torch; then
+  if "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    torch_ms=$("$python" "$root/scripts/gpu-torch-step.py" mlp 20 2>"$work/torch.log")
+    ours=${graph_ms:-$eager_ms}
+    if [ -n "$torch_ms" ] && [ -n "$ours" ]; then
+      status=$(awk "BEGIN {print ($ours <= $torch_ms) ? \"PASS\" : \"FAIL\"}")
+      row torch "$status" "mlp: pipewave $ours ms/step, PyTorch eager $torch_ms ms/step"
+    else
+      row torch FAIL "$(tail -1 "$work/torch.log")"
+    fi
   else
-    row torch FAIL "$(tail -1 "$work/torch.log")"
+    row torch SKIP "torch with CUDA does not import here"
   fi
-else
-  row torch SKIP "torch with CUDA does not import here"
+fi
+
+# --- Simulated against measured: 20 steps untraced, 8 traced. ---
+while IFS=$'\t' read -r name kind model ranks tol ref args; do
+  [ "$kind" = sim ] && wanted sim && picked "$name" || continue
+  # shellcheck disable=SC2086
+  if run_case "$name" "$ranks" $args --steps 20 --log-json "$work/$name.json" \
+    >"$work/$name.log" 2>&1 &&
+    run_case "$name" "$ranks" $args --steps 8 --trace "$work/$name.trace.json" \
+      >>"$work/$name.log" 2>&1; then
+    ms=$(compare "$work/$name.json" "$work/$name.json" 0 | cut -d' ' -f2)
+    row "$name" PASS "$ranks ranks, step $ms ms untraced"
+  else
+    row "$name" FAIL "run failed: $(tail -1 "$work/$name.log")"
+  fi
+done <"$dir/cases.tsv"
+
+# --- This GPU as a device file (pipewave-calibrate --target cuda). ---
+if wanted calibrate && [ -d "$unpacked/calibrate" ]; then
+  if timeout $((limit * 3)) "$bin/pipewave-calibrate" --target cuda --base h200 \
+    --passes 1 --steps 12 --work-dir "$unpacked/calibrate" --bin-dir "$bin" \
+    -o "$work/gpu-calibrated.json" >"$work/calibrate.log" 2>&1; then
+    row calibrate PASS "$(grep -c '^  ' "$work/calibrate.log") figures; $(grep -m1 'per action' "$work/calibrate.log" | tr -s ' ')"
+  else
+    row calibrate FAIL "$(tail -2 "$work/calibrate.log" | tr '\n' ' ')"
+  fi
 fi
 
 echo

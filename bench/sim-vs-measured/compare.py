@@ -96,7 +96,8 @@ def step_durations(slices, step, ranks):
             continue
         span = max(e["ts"] + e["dur"] for e in mine) - mine[0]["ts"]
         longest = max(longest, span)
-        covered = sum(e["dur"] for e in mine)
+        # A GPU rank's upload of the step's inputs is time in no action.
+        covered = sum(e["dur"] for e in mine if e.get("cat") != "transfer")
         compute = []
         for e in mine:
             m = re.match(r"([FBIW]) s(\d+) mb\d+$", e["name"])
