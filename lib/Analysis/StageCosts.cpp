@@ -60,7 +60,9 @@ double pipewave::functionSeconds(func::FuncOp fn, const sim::DeviceSpec &device,
         firstUncosted = op->getName().getStringRef().str();
       return;
     }
-    seconds += device.opSeconds(cost->work());
+    sim::OpWork work = cost->work();
+    work.fusedIntoUsers = fusedIntoUsers(op, *cost);
+    seconds += device.opSeconds(work);
   });
   return seconds;
 }

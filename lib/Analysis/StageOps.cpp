@@ -116,12 +116,44 @@ ParamArgs stage_ops::weightStashParams(func::FuncOp stage,
   return params;
 }
 
+/// True if `op` is costed as an element-wise op.
+static bool isElementwiseOp(Operation *op) {
+  FailureOr<OpCost> cost = getOpCost(op);
+  return succeeded(cost) && (cost->kind == sim::OpClass::Elementwise ||
+                             cost->kind == sim::OpClass::Transcendental);
+}
+
+/// True if `value` has users and each of them is element-wise, looking
+/// through reshapes (views): the lowering's element-wise fusion then fuses
+/// the op that makes `value` into them.
+static bool usedOnlyElementwise(Value value, int depth = 0) {
+  if (value.use_empty() || depth > 8)
+    return false;
+  for (Operation *user : value.getUsers()) {
+    if (isa<tosa::ReshapeOp>(user)) {
+      if (!usedOnlyElementwise(user->getResult(0), depth + 1))
+        return false;
+    } else if (!isElementwiseOp(user)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool stage_ops::fusedIntoUsers(Operation *op, const OpCost &cost) {
+  return (cost.kind == sim::OpClass::Elementwise ||
+          cost.kind == sim::OpClass::Transcendental) &&
+         op->getNumResults() == 1 && usedOnlyElementwise(op->getResult(0));
+}
+
 /// The work of `op` in `fn` as a calibrated device prices it: a folded
 /// transpose marked so, a matmul with its transposed operands and the
-/// bytes of its parameter operands.
+/// bytes of its parameter operands, an element-wise op whether it is fused
+/// into its users.
 static sim::OpWork calibratedWork(func::FuncOp fn, const ParamArgs &params,
                                   Operation *op, const OpCost &cost) {
   sim::OpWork work = cost.work();
+  work.fusedIntoUsers = stage_ops::fusedIntoUsers(op, cost);
   if (isFoldedTranspose(op))
     work.folded = true;
   if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {

@@ -12,6 +12,7 @@
 #ifndef PIPEWAVE_LIB_ANALYSIS_STAGEOPS_H
 #define PIPEWAVE_LIB_ANALYSIS_STAGEOPS_H
 
+#include "pipewave/Analysis/CostModel.h"
 #include "pipewave/Simulator/Calibration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,6 +38,11 @@ ParamArgs weightStashParams(mlir::func::FuncOp stage,
 /// The costed, non-free ops of `fn` (nested ones included), and a Copy for
 /// every result that is an argument or a view of one; `params` says which
 /// arguments hold parameters (default: those marked pipe.param).
+/// True if `op` is element-wise and every user of its result is too
+/// (through reshapes): the lowering fuses it into them
+/// (sim::OpWork::fusedIntoUsers).
+bool fusedIntoUsers(mlir::Operation *op, const OpCost &cost);
+
 std::vector<sim::OpWork> costedOps(mlir::func::FuncOp fn,
                                    std::optional<ParamArgs> params = {});
 

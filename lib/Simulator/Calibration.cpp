@@ -167,11 +167,11 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
                                               op.transposedB);
   }
   case OpClass::Elementwise:
-    return elementwiseOpSeconds() +
+    return elementwiseFixedSeconds(op) +
            std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
                     over(op.flops, elementwiseFlopsPerSecond));
   case OpClass::Transcendental:
-    return elementwiseOpSeconds() +
+    return elementwiseFixedSeconds(op) +
            std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
                     over(op.flops, transcendentalFlopsPerSecond > 0
                                        ? transcendentalFlopsPerSecond

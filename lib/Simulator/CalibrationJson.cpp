@@ -98,6 +98,10 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
   if (object.find("fusedOpSeconds") &&
       !readOptionalNumber(object, "fusedOpSeconds", out.fusedOpSeconds, error))
     return false;
+  if (object.find("elementwiseKernelSeconds") &&
+      !readOptionalNumber(object, "elementwiseKernelSeconds",
+                          out.elementwiseKernelSeconds, error))
+    return false;
   if (!readOptionalNumber(object, "transcendentalFlopsPerSecond",
                           out.transcendentalFlopsPerSecond, error) ||
       !readOptionalNumber(object, "accumulateSeconds", out.accumulateSeconds,
@@ -158,6 +162,9 @@ std::string optionalCalibrationJson(const Calibration &c) {
     out += "    \"version\": " + jsonNumber(c.version) + ",\n";
   if (c.fusedOpSeconds >= 0)
     out += "    \"fusedOpSeconds\": " + jsonNumber(c.fusedOpSeconds) + ",\n";
+  if (c.elementwiseKernelSeconds >= 0)
+    out += "    \"elementwiseKernelSeconds\": " +
+           jsonNumber(c.elementwiseKernelSeconds) + ",\n";
   if (c.transcendentalFlopsPerSecond > 0)
     out += "    \"transcendentalFlopsPerSecond\": " +
            jsonNumber(c.transcendentalFlopsPerSecond) + ",\n";

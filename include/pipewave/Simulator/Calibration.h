@@ -83,7 +83,13 @@
 //
 // opSeconds is the fixed cost of an op with a loop nest and a buffer of its
 // own; fusedOpSeconds that of an element-wise op, which the compiler fuses
-// with its element-wise neighbours into one loop nest.
+// with its element-wise neighbours into one loop nest. On a GPU such a
+// fused group is one kernel launch: a GPU's calibration
+// (pipewave-calibrate --target cuda) also has elementwiseKernelSeconds, the
+// fixed cost of an element-wise op whose result some op other than an
+// element-wise one uses (a matmul, a reduction, the function's return: the
+// last op of a fused group, where its kernel ends); the others of the group
+// cost fusedOpSeconds.
 //
 // Terms a file lacks fall back to what files without them meant (older
 // files load and price as before): fusedOpSeconds to opSeconds,
@@ -183,6 +189,10 @@ struct OpWork {
   /// Matmul: bytes of its operands that are the stage's parameters (read
   /// from memory when the stage's footprint does not stay in cache).
   double coldBytes = 0;
+  /// Element-wise: every user of its result is element-wise too (through
+  /// reshapes), so the lowering fuses it into them: no kernel (loop nest)
+  /// of its own.
+  bool fusedIntoUsers = false;
 };
 
 /// One measured matmul: its shape and its rate.
@@ -242,6 +252,10 @@ struct Calibration {
   double transcendentalFlopsPerSecond = 0;
   /// Fixed cost of an element-wise op; negative: opSeconds.
   double fusedOpSeconds = -1;
+  /// Fixed cost of an element-wise op that the lowering does not fuse into
+  /// its users (a kernel of its own on a GPU); negative: fusedOpSeconds,
+  /// fused or not (the CPU target's calibrations).
+  double elementwiseKernelSeconds = -1;
   std::vector<BandwidthPoint> outerReduction, copy, accumulate;
   /// Accumulation and copies on buffers in cache (empty: not measured).
   std::vector<BandwidthPoint> accumulateWarm, copyWarm;
@@ -319,6 +333,15 @@ struct Calibration {
   /// The fixed cost of an element-wise op.
   double elementwiseOpSeconds() const {
     return fusedOpSeconds >= 0 ? fusedOpSeconds : opSeconds;
+  }
+
+  /// The fixed cost of element-wise `op`: elementwiseKernelSeconds when it
+  /// is measured and `op` is not fused into its users, else
+  /// elementwiseOpSeconds().
+  double elementwiseFixedSeconds(const OpWork &op) const {
+    return elementwiseKernelSeconds >= 0 && !op.fusedIntoUsers
+               ? elementwiseKernelSeconds
+               : elementwiseOpSeconds();
   }
 
   /// Interpolated bandwidth of a rows x cols transpose (0 when the table
