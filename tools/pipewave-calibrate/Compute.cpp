@@ -106,10 +106,22 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
   double matmul1 = timeOf(runner, matmulChain(1), "mm-chain-1").forward;
   double matmuls = timeOf(runner, matmulChain(chain), "mm-chain").forward;
   c.opSeconds = std::max(0.0, (matmuls - matmul1) / (chain - 1));
+  if (gpu) {
+    // An element-wise op that nothing fuses with is a kernel launch of its
+    // own: the slope of the same chain with a tosa.abs before each matmul,
+    // less the matmul's.
+    double ew1 = timeOf(runner, matmulChain(1, true), "mm-ew-chain-1").forward;
+    double ews =
+        timeOf(runner, matmulChain(chain, true), "mm-ew-chain").forward;
+    c.elementwiseKernelSeconds =
+        std::max(0.0, (ews - ew1) / (chain - 1) - c.opSeconds);
+  }
   report("per action", c.actionSeconds * 1e6, "us");
   report("  of it between actions", between * 1e6, "us");
   report("per op", c.opSeconds * 1e6, "us");
   report("per fused element-wise op", c.fusedOpSeconds * 1e6, "us");
+  if (gpu)
+    report("per element-wise kernel", c.elementwiseKernelSeconds * 1e6, "us");
 
   // Bandwidths by size, from in-cache to a few MiB; one op each (the
   // compiler fuses chains of element-wise ops).

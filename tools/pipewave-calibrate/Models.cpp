@@ -138,7 +138,7 @@ Model layoutMatmul(int64_t m, int64_t n, int64_t k, bool transposeA,
   return model;
 }
 
-Model matmulChain(int count) {
+Model matmulChain(int count, bool elementwiseBetween) {
   const int64_t m = 4, n = 8;
   std::string x = tensor({m, n}), x3 = tensor({1, m, n}), w = tensor({1, n, n});
   Model model;
@@ -148,10 +148,19 @@ Model matmulChain(int count) {
                shapeConst("%s3", {1, m, n});
   model.text += "  %h0 = tosa.reshape %x, %s3 : (" + x +
                 ", !tosa.shape<3>) -> " + x3 + "\n";
-  for (int i = 1; i <= count; ++i)
-    model.text += "  %h" + std::to_string(i) + " = tosa.matmul %h" +
-                  std::to_string(i - 1) + ", %w, %zp, %zp : (" + x3 + ", " + w +
+  for (int i = 1; i <= count; ++i) {
+    std::string in = "%h" + std::to_string(i - 1);
+    if (elementwiseBetween) {
+      // An element-wise op whose only user is the matmul: a kernel (loop
+      // nest) of its own, fused with nothing.
+      model.text += "  %e" + std::to_string(i) + " = tosa.abs " + in + " : (" +
+                    x3 + ") -> " + x3 + "\n";
+      in = "%e" + std::to_string(i);
+    }
+    model.text += "  %h" + std::to_string(i) + " = tosa.matmul " + in +
+                  ", %w, %zp, %zp : (" + x3 + ", " + w +
                   ", tensor<1xf32>, tensor<1xf32>) -> " + x3 + "\n";
+  }
   model.text += "  return %h" + std::to_string(count) + " : " + x3 + "\n}\n";
   return model;
 }

@@ -36,8 +36,10 @@ Model elementwiseChain(const std::string &op, int64_t rows, int64_t cols,
                        int count);
 
 /// A chain of `count` tosa.matmul of [1, 4, 8] by a [1, 8, 8] parameter:
-/// ops that each keep a loop nest and a buffer of their own.
-Model matmulChain(int count);
+/// ops that each keep a loop nest and a buffer of their own. With
+/// `elementwiseBetween`, a tosa.abs before each matmul (an element-wise op
+/// that nothing fuses with: a kernel of its own on a GPU).
+Model matmulChain(int count, bool elementwiseBetween = false);
 
 /// A chain of `count` tosa.matmul of [1, m, side] by [1, side, side]
 /// parameters: `count` distinct ones (`distinct`), whose bytes no cache
