@@ -306,6 +306,23 @@ int Driver::execute() {
   std::unique_ptr<Trace> trace;
   if (!options.traceFile.empty())
     trace = std::make_unique<Trace>();
+  // The data inputs' host tensors stay unchanged while steps slice them:
+  // the device may upload from them directly (the counters are rewritten
+  // each step).
+  struct HostRegistration {
+    Device &device;
+    std::vector<const void *> ranges;
+    ~HostRegistration() {
+      for (const void *range : ranges)
+        device.unregisterHost(range);
+    }
+  } registration{*device, {}};
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (used[i] && !model.input_is_param[i] && !isCounterInput(model, i) &&
+        inputTensors[i].data()) {
+      device->registerHost(inputTensors[i].data(), inputTensors[i].bytes());
+      registration.ranges.push_back(inputTensors[i].data());
+    }
   Executor executor(model, plan, *backend, pointers, trace.get(),
                     options.optimizer, device.get());
   if (training && startStep > 0)

@@ -74,6 +74,8 @@ CudaDevice::~CudaDevice() {
     cudaFree(base);
   for (char *block : stagingBlocks)
     cudaFreeHost(block);
+  for (const auto &range : registered)
+    cudaHostUnregister(const_cast<char *>(range.first));
   if (nonfiniteFlag)
     cudaFree(nonfiniteFlag);
   if (nonfiniteHost)
@@ -240,6 +242,42 @@ void CudaDevice::fill(StreamId s, void *dst, unsigned char byte, size_t bytes) {
   PW_CUDA_TRY(cudaMemsetAsync(dst, byte, bytes, stream(s)));
 }
 
+void CudaDevice::registerHost(const void *ptr, size_t bytes) {
+  // Small inputs copy through staging as fast; pinning costs a system call.
+  if (!ptr || bytes < kStagingBlock)
+    return;
+  bind();
+  if (cudaHostRegister(const_cast<void *>(ptr), bytes,
+                       cudaHostRegisterDefault) != cudaSuccess) {
+    // Best effort: uploads from it go through staging memory.
+    cudaGetLastError();
+    return;
+  }
+  registered.emplace_back(static_cast<const char *>(ptr), bytes);
+}
+
+void CudaDevice::unregisterHost(const void *ptr) {
+  for (size_t i = 0; i < registered.size(); ++i)
+    if (registered[i].first == ptr) {
+      // Copies from it may still run. Errors are ignored: this runs while
+      // a failed run unwinds too.
+      cudaSetDevice(ordinal);
+      cudaDeviceSynchronize();
+      cudaHostUnregister(const_cast<void *>(ptr));
+      cudaGetLastError();
+      registered.erase(registered.begin() + static_cast<long>(i));
+      return;
+    }
+}
+
+bool CudaDevice::isRegistered(const void *ptr, size_t bytes) const {
+  const char *p = static_cast<const char *>(ptr);
+  for (const auto &[begin, size] : registered)
+    if (p >= begin && p + bytes <= begin + size)
+      return true;
+  return false;
+}
+
 void CudaDevice::copy(StreamId s, void *dst, const void *src, size_t bytes,
                       CopyKind kind) {
   GraphCall call;
@@ -263,6 +301,10 @@ void CudaDevice::copy(StreamId s, void *dst, const void *src, size_t bytes,
   cudaStream_t st = stream(s);
   switch (kind) {
   case CopyKind::HostToDevice: {
+    if (!slot && isRegistered(src, bytes)) {
+      PW_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
+      return;
+    }
     char *from = slot ? slot : stage(bytes);
     std::memcpy(from, src, bytes);
     PW_CUDA_TRY(cudaMemcpyAsync(dst, from, bytes, cudaMemcpyHostToDevice, st));

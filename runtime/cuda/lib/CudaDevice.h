@@ -63,6 +63,8 @@ public:
   void synchronize() override;
   void fill(StreamId stream, void *dst, unsigned char byte,
             size_t bytes) override;
+  void registerHost(const void *ptr, size_t bytes) override;
+  void unregisterHost(const void *ptr) override;
   void copy(StreamId stream, void *dst, const void *src, size_t bytes,
             CopyKind kind) override;
   void accumulate(StreamId stream, int32_t dtype, void *dst, const void *src,
@@ -91,6 +93,8 @@ private:
   std::vector<void *> outside;
   // Pinned staging of host-to-device copies.
   std::vector<char *> stagingBlocks;
+  /// Host ranges pinned by registerHost(): uploads read them directly.
+  std::vector<std::pair<const char *, size_t>> registered;
   DeviceArena staging;
   std::vector<cudaStream_t> streams;
   std::vector<cudaEvent_t> events;
@@ -98,6 +102,8 @@ private:
   unsigned *nonfiniteFlag = nullptr;
   unsigned *nonfiniteHost = nullptr;
 
+  /// Whether [ptr, ptr + bytes) lies in one registerHost() range.
+  bool isRegistered(const void *ptr, size_t bytes) const;
   /// Makes GPU `ordinal` current on the calling thread.
   void bind();
   cudaStream_t stream(StreamId id) const;

@@ -114,6 +114,16 @@ public:
   /// Copies `bytes` bytes (no overlap; a copy onto itself is skipped).
   virtual void copy(StreamId stream, void *dst, const void *src, size_t bytes,
                     CopyKind kind) = 0;
+  /// Host memory [ptr, ptr + bytes) that host-to-device copies read from and
+  /// that does not change while a copy issued from it can still be running
+  /// (a data set the steps slice): a device may pin it and copy from it
+  /// directly rather than through staging memory. unregisterHost(ptr) must
+  /// come before the memory is freed. The defaults do nothing.
+  virtual void registerHost(const void *ptr, size_t bytes) {
+    (void)ptr;
+    (void)bytes;
+  }
+  virtual void unregisterHost(const void *ptr) { (void)ptr; }
   /// dst[i] += src[i] for `count` elements of `dtype`, in index order (see
   /// addValues() in Tensor.h for the dtypes; others throw Error here).
   virtual void accumulate(StreamId stream, int32_t dtype, void *dst,
