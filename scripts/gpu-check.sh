@@ -28,9 +28,9 @@
 #   calibrate      pipewave-calibrate --target cuda on the prepared models:
 #                  a device file of this GPU (gpu-calibrated.json)
 # Environment: PW_GPU_CHECK_UNPACKED=DIR unpacks the binaries there once
-# (later runs reuse them); PW_GPU_CHECK_KEEP=DIR keeps every log, loss file, trace and
-# the calibration there; PW_GPU_CHECK_TIMEOUT (default 120) is each run's
-# limit in seconds; PW_GPU_CHECK_ONLY (space-separated section names:
+# (later runs reuse them); PW_GPU_CHECK_KEEP=DIR keeps every log, loss
+# file, trace and the calibration there; PW_GPU_CHECK_TIMEOUT (default 120)
+# is each run's limit in seconds; PW_GPU_CHECK_ONLY (space-separated section names:
 # device parity nccl graphs killed sgemm wide torch sim calibrate) runs
 # only those; PW_GPU_CHECK_FILTER (an extended regular expression) runs
 # only the parity and sim cases whose names match it.
@@ -166,7 +166,7 @@ done <"$dir/cases.tsv"
 
 single_args=$(awk -F'\t' '$1 == "mlp-s1" {print $7}' "$dir/cases.tsv")
 
-# --- NCCL at world size 1 (skipped while the runtime has no NCCL backend). ---
+# --- NCCL at world size 1 (skipped by a runtime without the NCCL backend). ---
 # shellcheck disable=SC2086
 wanted nccl && (cd "$dir" && PW_BACKEND=nccl RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 \
   MASTER_ADDR=127.0.0.1 MASTER_PORT=29517 timeout "$limit" "$bin/mlp-s1" \
