@@ -181,6 +181,16 @@ int usableCores() {
   return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+/// How the figures were reduced, for the device file's source: "median of
+/// N steps[, then the median over P passes, which ran Sx apart]".
+std::string mediansText(int steps, int passes, double spread) {
+  return "median of " + std::to_string(steps - 1) + " steps" +
+         (passes > 1 ? ", then the median over " + std::to_string(passes) +
+                           " passes, which ran " + formatFixed(spread, 2) +
+                           "x apart"
+                     : "");
+}
+
 /// Writes `device` to `output` and removes the work directory unless kept.
 void writeDevice(const sim::DeviceSpec &device, const std::string &output,
                  bool keep, const std::string &workDir,
@@ -424,12 +434,8 @@ int main(int argc, char **argv) {
         "pipewave-calibrate --target cuda" +
         std::string(quick ? " --quick" : "") +
         ": one-stage models of the CUDA target run on the GPU, each stage "
-        "call waited for (median of " +
-        std::to_string(steps - 1) + " steps" +
-        (passes > 1
-             ? ", then the median over " + std::to_string(passes) +
-                   " passes, which ran " + formatFixed(spread, 2) + "x apart"
-             : "") +
+        "call waited for (" +
+        mediansText(steps, passes, spread) +
         "); links, peaks and memory are the " + baseDevice->name + " file's (" +
         baseDevice->source + ")";
     device.calibration = c;
@@ -443,13 +449,8 @@ int main(int argc, char **argv) {
   device.source =
       "pipewave-calibrate" + std::string(quick ? " --quick" : "") +
       ": one-stage models of the CPU target timed with "
-      "pipewave-run (median of " +
-      std::to_string(steps - 1) + " steps" +
-      (passes > 1
-           ? ", then the median over " + std::to_string(passes) +
-                 " passes, which ran " + formatFixed(spread, 2) + "x apart"
-           : "") +
-      ")" +
+      "pipewave-run (" +
+      mediansText(steps, passes, spread) + ")" +
       (comm ? ", MPI ping-pong and all-reduce between two ranks"
             : ", links of the cpu file") +
       "; load average " + load.substr(0, load.find(' ', 10)) +
