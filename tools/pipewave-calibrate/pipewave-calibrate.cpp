@@ -185,10 +185,10 @@ int usableCores() {
 /// N steps[, then the median over P passes, which ran Sx apart]".
 std::string mediansText(int steps, int passes, double spread) {
   return "median of " + std::to_string(steps - 1) + " steps" +
-         (passes > 1 ? ", then the median over " + std::to_string(passes) +
-                           " passes, which ran " + formatFixed(spread, 2) +
-                           "x apart"
-                     : "");
+         (passes > 1
+              ? ", then the median over " + std::to_string(passes) +
+                    " passes, which ran " + formatFixed(spread, 2) + "x apart"
+              : "");
 }
 
 /// Writes `device` to `output` and removes the work directory unless kept.
@@ -446,15 +446,14 @@ int main(int argc, char **argv) {
   device.description = "This machine as pipewave-calibrate measured it: " +
                        std::to_string(c.cores) + " cores" +
                        (model.empty() ? "" : " (" + model + ")");
-  device.source =
-      "pipewave-calibrate" + std::string(quick ? " --quick" : "") +
-      ": one-stage models of the CPU target timed with "
-      "pipewave-run (" +
-      mediansText(steps, passes, spread) + ")" +
-      (comm ? ", MPI ping-pong and all-reduce between two ranks"
-            : ", links of the cpu file") +
-      "; load average " + load.substr(0, load.find(' ', 10)) +
-      " at the start; interNode is the cpu file's";
+  device.source = "pipewave-calibrate" + std::string(quick ? " --quick" : "") +
+                  ": one-stage models of the CPU target timed with "
+                  "pipewave-run (" +
+                  mediansText(steps, passes, spread) + ")" +
+                  (comm ? ", MPI ping-pong and all-reduce between two ranks"
+                        : ", links of the cpu file") +
+                  "; load average " + load.substr(0, load.find(' ', 10)) +
+                  " at the start; interNode is the cpu file's";
   double peak = 0;
   for (const sim::MatmulPoint &point : c.matmul)
     peak = std::max(peak, point.flopsPerSecond);
