@@ -15,7 +15,9 @@
 # the traced run (compare.py: each compute and optimizer slice waited for
 # on the device, runtime.md "Trace format"), plus the untraced step time
 # (the mean of steps 2-20 of --log-json), which the cost model is also
-# divided by.
+# divided by, and the traced run's compute slices over the cost model's
+# durations of the same actions (compare.py's last column: off 1 when the
+# cost model prices the actions wrong, whatever the schedule).
 set -eu
 build=${1:?usage: gpu-table.sh BUILD_DIR PREPARED RESULTS DEVICE}
 prepared=${2:?usage: gpu-table.sh BUILD_DIR PREPARED RESULTS DEVICE}
@@ -26,8 +28,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 echo "device: $device"
 echo
-echo "| model | schedule | S | ranks | traced step (µs) | calibrated sim (µs) | calibrated / traced | untraced step (µs) | cost-model sim (µs) | cost-model / untraced | cost-model / traced |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| model | schedule | S | ranks | traced step (µs) | calibrated sim (µs) | calibrated / traced | untraced step (µs) | cost-model sim (µs) | cost-model / untraced | cost-model / traced | compute slices / cost model |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 grep '	sim	' "$prepared/cases.tsv" | while IFS="$(printf '\t')" read -r name kind model ranks tol ref args; do
   # sim-MODEL-SCHEDULE-STAGES-RANKS; the schedule may hold a dash (zb-h1).
   rest=${name#sim-"$model"-}
@@ -54,8 +56,8 @@ measured, calibrated, cost, fastest, speed = (float(x) for x in sys.argv[1].spli
 steps = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 times = [s["time_ms"] * 1e3 for s in steps[1:]]
 untraced = sum(times) / len(times)
-print("| %s | %s | %s | %s | %.0f | %.0f | %.2f | %.0f | %.0f | %.2f | %.2f |"
+print("| %s | %s | %s | %s | %.0f | %.0f | %.2f | %.0f | %.0f | %.2f | %.2f | %.2f |"
       % (*sys.argv[3:7], measured, calibrated, calibrated / measured, untraced,
-         cost, cost / untraced, cost / measured))
+         cost, cost / untraced, cost / measured, speed))
 PY
 done
