@@ -116,11 +116,16 @@ ParamArgs stage_ops::weightStashParams(func::FuncOp stage,
   return params;
 }
 
+/// True for the classes the lowering fuses element-wise.
+static bool isElementwiseKind(sim::OpClass kind) {
+  return kind == sim::OpClass::Elementwise ||
+         kind == sim::OpClass::Transcendental;
+}
+
 /// True if `op` is costed as an element-wise op.
 static bool isElementwiseOp(Operation *op) {
   FailureOr<OpCost> cost = getOpCost(op);
-  return succeeded(cost) && (cost->kind == sim::OpClass::Elementwise ||
-                             cost->kind == sim::OpClass::Transcendental);
+  return succeeded(cost) && isElementwiseKind(cost->kind);
 }
 
 /// True if `value` has users and each of them is element-wise, looking
@@ -141,9 +146,8 @@ static bool usedOnlyElementwise(Value value, int depth = 0) {
 }
 
 bool stage_ops::fusedIntoUsers(Operation *op, const OpCost &cost) {
-  return (cost.kind == sim::OpClass::Elementwise ||
-          cost.kind == sim::OpClass::Transcendental) &&
-         op->getNumResults() == 1 && usedOnlyElementwise(op->getResult(0));
+  return isElementwiseKind(cost.kind) && op->getNumResults() == 1 &&
+         usedOnlyElementwise(op->getResult(0));
 }
 
 /// The work of `op` in `fn` as a calibrated device prices it: a folded

@@ -35,14 +35,14 @@ ParamArgs weightStashParams(mlir::func::FuncOp stage,
                             mlir::func::FuncOp bwdWeight,
                             mlir::func::FuncOp bwdInput);
 
-/// The costed, non-free ops of `fn` (nested ones included), and a Copy for
-/// every result that is an argument or a view of one; `params` says which
-/// arguments hold parameters (default: those marked pipe.param).
 /// True if `op` is element-wise and every user of its result is too
 /// (through reshapes): the lowering fuses it into them
 /// (sim::OpWork::fusedIntoUsers).
 bool fusedIntoUsers(mlir::Operation *op, const OpCost &cost);
 
+/// The costed, non-free ops of `fn` (nested ones included), and a Copy for
+/// every result that is an argument or a view of one; `params` says which
+/// arguments hold parameters (default: those marked pipe.param).
 std::vector<sim::OpWork> costedOps(mlir::func::FuncOp fn,
                                    std::optional<ParamArgs> params = {});
 

@@ -80,7 +80,7 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
   // On a GPU (the CUDA target) the runtime's accumulation, copies and
   // optimizer are device kernels, not loops in this process, and the
   // parameters of these models fit its cache.
-  bool gpu = runner.getTarget() == "cuda";
+  bool gpu = runner.isCuda();
   // The last point of a bandwidth table, in GB/s.
   auto reportRate = [&](const std::string &what, const auto &table) {
     report(what.c_str(), table.back().bytesPerSecond * 1e-9, "GB/s");

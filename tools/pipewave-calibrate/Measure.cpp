@@ -75,7 +75,6 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
   std::string data;
   for (const auto &[input, shape] : model.data)
     data += " --data " + input + "=" + base + "." + input + ".npy";
-  bool cuda = target == "cuda";
   std::string flags = std::string(" --stages 1 --quiet") +
                       (model.training ? "" : " --inference") +
                       (cuda ? " --target cuda" : "") + compileFlags +

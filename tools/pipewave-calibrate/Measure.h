@@ -62,11 +62,11 @@ public:
   /// pipewave-compile flags every model gets (before its own).
   void setCompileFlags(std::string flags) { compileFlags = std::move(flags); }
 
-  /// The target the models are compiled for: "cpu" (run by pipewave-run on
-  /// one MPI rank) or "cuda" (the binary run directly, on this process's
-  /// GPU).
-  void setTarget(std::string name) { target = std::move(name); }
-  const std::string &getTarget() const { return target; }
+  /// Whether the models are compiled for the CUDA target (each binary run
+  /// directly, on this process's GPU) rather than the CPU's (run by
+  /// pipewave-run on one MPI rank).
+  void setCuda(bool on) { cuda = on; }
+  bool isCuda() const { return cuda; }
 
   /// Only compile (into the work directory, each binary beside a NAME.key
   /// file holding what it was compiled from), run nothing: time() then
@@ -82,9 +82,9 @@ public:
   const std::string &work() const { return workDir; }
 
 private:
-  std::string binDir, workDir, compileFlags, target = "cpu";
+  std::string binDir, workDir, compileFlags;
   int steps;
-  bool compileOnly = false;
+  bool cuda = false, compileOnly = false;
   /// The compile command (model text included) each binary was built with.
   std::map<std::string, std::string> compiled;
   SamplePool forward, optimizer, between;

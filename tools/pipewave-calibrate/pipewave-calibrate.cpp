@@ -319,7 +319,7 @@ int main(int argc, char **argv) {
   std::string load = firstLine("/proc/loadavg");
   std::fprintf(stderr, "pipewave-calibrate: load average %s\n", load.c_str());
   Runner runner(binDir, workDir, steps);
-  runner.setTarget(target);
+  runner.setCuda(gpu);
   runner.setCompileOnly(compileOnly);
   if (!check.empty()) {
     int code = checkAgainst(runner, check, quick);

@@ -259,10 +259,11 @@ void CudaDevice::registerHost(const void *ptr, size_t bytes) {
 void CudaDevice::unregisterHost(const void *ptr) {
   for (size_t i = 0; i < registered.size(); ++i)
     if (registered[i].first == ptr) {
-      // Copies from it may still run. Errors are ignored: this runs while
-      // a failed run unwinds too.
+      // Copies from it on this device's streams may still run. Errors are
+      // ignored: this runs while a failed run unwinds too.
       cudaSetDevice(ordinal);
-      cudaDeviceSynchronize();
+      for (cudaStream_t s : streams)
+        cudaStreamSynchronize(s);
       cudaHostUnregister(const_cast<void *>(ptr));
       cudaGetLastError();
       registered.erase(registered.begin() + static_cast<long>(i));
