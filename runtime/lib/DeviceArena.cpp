@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/DeviceArena.h"
+#include "pipewave-runtime/ModelCheck.h"
 #include "pipewave-runtime/Tensor.h"
 
 #include <algorithm>
@@ -63,10 +64,12 @@ size_t deviceMemoryBound(const pw_model &model, const ExecPlan &plan,
                          const std::vector<void *> &inputs) {
   const pw_rank_program &program = model.ranks[plan.rank];
   size_t total = alignUp(stageWorkspaceBytes(model, program));
-  // Device copies of the inputs given.
+  // Device copies of the inputs given; two of each batch input, one of them
+  // filled ahead by Executor::prefetchInput().
   for (size_t i = 0; i < inputs.size() && i < size_t(model.num_inputs); ++i)
     if (inputs[i])
-      total += alignUp(tensorBytes(model.inputs[i]));
+      total += alignUp(tensorBytes(model.inputs[i])) *
+               (isBatchInput(model, static_cast<int>(i)) ? 2 : 1);
   for (const ExecPool &pool : plan.pools)
     total += alignUp(pool.bytes * static_cast<size_t>(pool.slots));
   // Outputs, on the rank that collects them.

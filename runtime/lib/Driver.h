@@ -116,6 +116,11 @@ private:
   /// The global batch at `position` of the data files and, for a model
   /// with dropout, the counter of step `step`.
   void setBatch(Executor &executor, int64_t position, int64_t step);
+  /// Announces batch `position` for the step after the next
+  /// (Executor::prefetchInput).
+  void prefetchBatch(Executor &executor, int64_t position);
+  /// Global batch `position` of data input `input` (host memory).
+  const void *batchOf(int input, int64_t position) const;
 
   // DriverCheckpoint.cpp
   void resume();

@@ -29,7 +29,7 @@ void Driver::loadData() {
   std::string dataNames;
   for (int i = 0; i < model.num_inputs; ++i) {
     byName[inputName(model, i)] = i;
-    if (!model.input_is_param[i] && !isCounterInput(model, i))
+    if (isBatchInput(model, i))
       dataNames += (dataNames.empty() ? "" : ", ") + inputName(model, i);
   }
   std::map<int, std::string> files;
@@ -53,8 +53,7 @@ void Driver::loadData() {
   }
   std::string missing;
   for (int i = 0; i < model.num_inputs; ++i)
-    if (!model.input_is_param[i] && !isCounterInput(model, i) &&
-        !files.count(i))
+    if (isBatchInput(model, i) && !files.count(i))
       missing += (missing.empty() ? "'" : ", '") + inputName(model, i) + "'";
   if (!missing.empty())
     usageError("missing data input " + missing +
@@ -225,10 +224,19 @@ void Driver::setBatch(Executor &executor, int64_t position, int64_t step) {
       executor.setInput(i, rows);
       continue;
     }
-    executor.setInput(i, static_cast<const char *>(inputTensors[i].data()) +
-                             static_cast<size_t>(position) *
-                                 tensorBytes(model.inputs[i]));
+    executor.setInput(i, batchOf(i, position));
   }
+}
+
+void Driver::prefetchBatch(Executor &executor, int64_t position) {
+  for (int i = 0; i < model.num_inputs; ++i)
+    if (used[i] && isBatchInput(model, i))
+      executor.prefetchInput(i, batchOf(i, position));
+}
+
+const void *Driver::batchOf(int input, int64_t position) const {
+  return static_cast<const char *>(inputTensors[input].data()) +
+         static_cast<size_t>(position) * tensorBytes(model.inputs[input]);
 }
 
 } // namespace pipewave::runtime

@@ -49,10 +49,14 @@ Executor::Executor(const pw_model &model, const ExecPlan &plan,
   transfer = this->device.createStream();
   inputsCopied = this->device.createEvent();
   outputsDone = this->device.createEvent();
+  traced = this->device.createEvent();
 
   // Inputs the stages read: in place, or device copies (parameters now,
   // data inputs at every step).
   deviceInputs = this->inputs;
+  spareInputs.assign(model.num_inputs, nullptr);
+  prefetched.assign(model.num_inputs, nullptr);
+  nextInputs.assign(model.num_inputs, nullptr);
   if (!shared)
     for (int i = 0; i < model.num_inputs; ++i) {
       if (!this->inputs[i])
@@ -60,6 +64,10 @@ Executor::Executor(const pw_model &model, const ExecPlan &plan,
       size_t bytes = tensorBytes(model.inputs[i]);
       deviceInputs[i] = this->device.allocate(bytes);
       allocations.push_back(deviceInputs[i]);
+      if (isBatchInput(model, i)) {
+        spareInputs[i] = this->device.allocate(bytes);
+        allocations.push_back(spareInputs[i]);
+      }
       if (model.input_is_param[i])
         this->device.copy(transfer, deviceInputs[i], this->inputs[i], bytes,
                           CopyKind::HostToDevice);
@@ -153,6 +161,14 @@ void Executor::setInput(int index, const void *data) {
     deviceInputs[index] = inputs[index];
 }
 
+void Executor::prefetchInput(int index, const void *data) {
+  if (index < 0 || index >= model.num_inputs || model.input_is_param[index])
+    throw Error("internal error: prefetchInput of input " +
+                std::to_string(index));
+  if (spareInputs[index] && !graphs && data)
+    nextInputs[index] = data;
+}
+
 double Executor::loss() const {
   if (model.forward_only || outputTensors.empty())
     return 0;
@@ -187,8 +203,12 @@ void Executor::record(const std::string &name, const char *category,
   // each action took (outside a captured graph, which cannot wait).
   if (!shared && !graphs &&
       (std::strcmp(category, "compute") == 0 ||
-       std::strcmp(category, "optimizer") == 0))
-    device.synchronize();
+       std::strcmp(category, "optimizer") == 0)) {
+    // The compute stream's work only: a prefetch on the transfer stream
+    // runs beside it.
+    device.record(traced, compute);
+    device.synchronize(traced);
+  }
   trace->add(name, category, begin, backend.now(), step);
 }
 
@@ -374,18 +394,38 @@ void Executor::beginStep() {
   if (!shared) {
     // The step's global batch, on the transfer stream; the compute stream
     // waits for it. (The previous step ended with the device synchronised,
-    // so nothing still reads the old batch.)
-    for (int i = 0; i < model.num_inputs; ++i)
-      if (!model.input_is_param[i] && inputs[i])
+    // so nothing still reads the old batch.) A batch prefetched during the
+    // previous step is in the spare buffer already: the buffers swap.
+    bool uploaded = false;
+    for (int i = 0; i < model.num_inputs; ++i) {
+      if (model.input_is_param[i] || !inputs[i])
+        continue;
+      if (prefetched[i] && prefetched[i] == inputs[i]) {
+        std::swap(deviceInputs[i], spareInputs[i]);
+      } else {
         device.copy(transfer, deviceInputs[i], inputs[i],
                     tensorBytes(model.inputs[i]), CopyKind::HostToDevice);
+        uploaded = true;
+      }
+      prefetched[i] = nullptr;
+    }
     device.record(inputsCopied, transfer);
     device.wait(compute, inputsCopied);
     // Traced, the upload is a slice of its own, not part of the first F.
-    if (trace && !graphs) {
+    if (trace && !graphs && uploaded) {
       device.synchronize(inputsCopied);
       trace->add("upload inputs", "transfer", begin, backend.now(), step);
     }
+    // The next step's batch, behind this one's on the transfer stream, into
+    // the buffers the previous step read. Nothing waits for it before the
+    // next step's inputsCopied.
+    for (int i = 0; i < model.num_inputs; ++i)
+      if (nextInputs[i]) {
+        device.copy(transfer, spareInputs[i], nextInputs[i],
+                    tensorBytes(model.inputs[i]), CopyKind::HostToDevice);
+        prefetched[i] = nextInputs[i];
+        nextInputs[i] = nullptr;
+      }
   }
   for (size_t o = 0; o < outputTensors.size(); ++o)
     device.fill(compute, outputMemory[o], 0, outputTensors[o].bytes());

@@ -318,8 +318,7 @@ int Driver::execute() {
     }
   } registration{*device, {}};
   for (int i = 0; i < model.num_inputs; ++i)
-    if (used[i] && !model.input_is_param[i] && !isCounterInput(model, i) &&
-        inputTensors[i].data()) {
+    if (used[i] && isBatchInput(model, i) && inputTensors[i].data()) {
       device->registerHost(inputTensors[i].data(), inputTensors[i].bytes());
       registration.ranges.push_back(inputTensors[i].data());
     }
@@ -349,6 +348,8 @@ int Driver::execute() {
     int64_t position = (dataPosition + k - 1) % dataBatches;
     int64_t step = startStep + k;
     setBatch(executor, position, step);
+    if (k < options.steps)
+      prefetchBatch(executor, (position + 1) % dataBatches);
     if (k > 1)
       backend->barrier("the other ranks to start step " + std::to_string(k));
     double begin = backend->now();

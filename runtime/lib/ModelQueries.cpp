@@ -122,6 +122,10 @@ bool isCounterInput(const pw_model &model, int input) {
   return model.input_is_counter && model.input_is_counter[input];
 }
 
+bool isBatchInput(const pw_model &model, int input) {
+  return !model.input_is_param[input] && !isCounterInput(model, input);
+}
+
 bool isTrainedParameter(const pw_model &model, int input) {
   if (model.forward_only || !model.input_is_param[input])
     return false;

@@ -13,7 +13,8 @@
 //   (the executor frees everything at once, at the end).
 // * deviceMemoryBound(): an upper bound, from the plan, of what the
 //   executor allocates on a device that does not share host memory (model
-//   inputs the rank reads, every pool's slots, outputs, and for training
+//   inputs the rank reads, two buffers for each batch input, every pool's
+//   slots, outputs, and for training
 //   the flat gradient buffers, optimizer state, gradient scratch and the
 //   seed, and the stage functions' workspace), each rounded up as the arena
 //   rounds it. The executor reserves it

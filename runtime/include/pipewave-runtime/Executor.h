@@ -111,6 +111,15 @@ public:
   /// during the next runStep()).
   void setInput(int index, const void *data);
 
+  /// Announces the global batch data input `index` will be set to for the
+  /// step after the next runStep() (host memory, unchanged until that step
+  /// has run). A device that does not share host memory uploads it into a
+  /// second buffer while the next step computes; the step it is for then
+  /// waits for nothing but that copy. A setInput() of another pointer
+  /// simply uploads as usual. Nothing to do on the host device, with
+  /// graphs, or for the step counter input.
+  void prefetchInput(int index, const void *data);
+
   /// Runs the action list once. Throws Error on failure (timeouts included);
   /// the job must then be aborted, as peers may be mid-step.
   void runStep();
@@ -263,11 +272,20 @@ private:
   /// stream: the outputs are complete.
   EventId inputsCopied = -1;
   EventId outputsDone = -1;
+  /// Compute stream: a traced slice's work is done (record()).
+  EventId traced = -1;
   /// Model inputs as the caller gave them (host memory), and what the stage
   /// functions read: the same pointers when the device shares host memory,
   /// else device copies (data inputs refreshed every step).
   std::vector<void *> inputs;
   std::vector<void *> deviceInputs;
+  /// Data inputs (not the counter) on a device that does not share host
+  /// memory: a second device buffer each, which prefetchInput() fills while
+  /// the step before the one it is for runs; what was prefetched into it
+  /// (host pointers, null for none), and what is to be at the next step.
+  std::vector<void *> spareInputs;
+  std::vector<const void *> prefetched;
+  std::vector<const void *> nextInputs;
   /// Every device allocation of the executor, freed at destruction.
   std::vector<void *> allocations;
   Trace *trace;

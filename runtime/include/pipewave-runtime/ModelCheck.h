@@ -58,6 +58,10 @@ int replicaOf(const pw_model &model, int rank);
 /// (pw_model::input_is_counter).
 bool isCounterInput(const pw_model &model, int input);
 
+/// True for a data input read from the user's data (neither a parameter
+/// nor the step counter): each step reads one global batch of it.
+bool isBatchInput(const pw_model &model, int input);
+
 /// True for a training model whose trained parameter `input` (a model
 /// input that is a parameter) gets a gradient from some stage.
 bool isTrainedParameter(const pw_model &model, int input);
