@@ -149,7 +149,8 @@ struct LowerToGPUOptions : public mlir::PassPipelineOptions<LowerToGPUOptions> {
 
 /// Appends the lowering of the stage functions of a pipelined module to
 /// CUDA: the front of pipe-lower-to-llvm (TOSA to linalg, elementwise
-/// fusion, bufferization with out-params), the ABI wrappers with a trailing
+/// fusion, bufferization with out-params), the temporaries in a workspace
+/// (pipe-plan-workspace), the ABI wrappers with a trailing
 /// stream argument (`void (void *const *args, void *const *results,
 /// void *stream)`, device pointers), f32 matmuls as pw_cuda_sgemm (cuBLAS)
 /// calls, every other linalg op as one of pipewave's kernels in the stage's

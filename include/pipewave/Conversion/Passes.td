@@ -180,7 +180,7 @@ def PipePlanWorkspace : Pass<"pipe-plan-workspace", "::mlir::ModuleOp"> {
                 "workspace buffer planned at compile time";
   let description = [{
     Runs on bufferized functions after deallocation, right before
-    `pipe-stage-abi` in `pipe-lower-to-llvm`. In every function defined in
+    `pipe-stage-abi` in `pipe-lower-to-llvm` and `pipe-lower-to-gpu`. In every function defined in
     the module that nothing in the module calls (the stage and training
     functions the ABI wrappers will call), each `memref.alloc` in the entry
     block with a static shape, the identity layout and the default memory
@@ -464,9 +464,9 @@ def PipeGpuHostToCalls : Pass<"pipe-gpu-host-to-calls", "::mlir::ModuleOp"> {
       pw_cuda_launch(&library_slot, &kernel_slot, image, "name", grid,
                      block, 0, args, stream)
 
-    (bare pointers for memrefs, on the function's stream), `memref.alloc` /
-    `memref.dealloc` calls of `pw_cuda_alloc` / `pw_cuda_free` (stream
-    ordered), and a tagged `memref.get_global` a call of
+    (bare pointers for memrefs, on the function's stream), the
+    `memref.alloc` / `memref.dealloc` that `pipe-plan-workspace` left
+    calls of `pw_cuda_alloc` / `pw_cuda_free` (stream ordered), and a tagged `memref.get_global` a call of
     `pw_cuda_global`. The launch layer loads each image once and creates no
     streams and no synchronisation.
   }];

@@ -112,15 +112,17 @@ std::optional<linalg::ContractionDimensions> gemmDims(linalg::LinalgOp op) {
   return *dims;
 }
 
-/// When `value` is a buffer written only by a linalg.transpose of the last
-/// two dimensions (earlier in the same block) and otherwise only read by
-/// `matmul` and deallocated, replaces the operand by a transposed view of
-/// the transpose's input and erases the transpose.
+/// When `value` is a buffer (an allocation, or a view of the stage's
+/// workspace placed by pipe-plan-workspace) written only by a
+/// linalg.transpose of the last two dimensions (earlier in the same block)
+/// and otherwise only read by `matmul` and deallocated, replaces the operand
+/// by a transposed view of the transpose's input and erases the transpose.
 /// Returns the buffer of the folded transpose (for erasing it with the
-/// matmul), or null.
+/// matmul), or null. (A workspace view's bytes stay in the plan, unused.)
 Value foldTranspose(OpOperand &operand, Operation *matmul) {
   Value value = operand.get();
-  if (!value.getDefiningOp<memref::AllocOp>())
+  if (!value.getDefiningOp<memref::AllocOp>() &&
+      !value.getDefiningOp<memref::ViewOp>())
     return nullptr;
   linalg::TransposeOp transpose;
   for (Operation *user : value.getUsers()) {

@@ -75,7 +75,10 @@ void pipewave::buildLowerToGPUPipeline(OpPassManager &pm,
   addStagesToLinalgPasses(pm);
   addStageBufferizationPasses(pm);
 
-  // Wrappers with the stream, cuBLAS matmuls, pipewave's kernels.
+  // Temporaries in the stage's workspace (one device buffer the runtime
+  // allocates once), wrappers with the stream, cuBLAS matmuls, pipewave's
+  // kernels.
+  pm.addPass(createPipePlanWorkspace());
   pm.addPass(createPipeStageABI());
   pm.addPass(createPipeGpuStreamArgs());
   PipeMatmulToCublasOptions cublas;

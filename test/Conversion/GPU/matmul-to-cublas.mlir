@@ -66,3 +66,27 @@ func.func @f64(%a: memref<4x8xf64>, %b: memref<8x16xf64>, %c: memref<4x16xf64>) 
   linalg.matmul ins(%a, %b : memref<4x8xf64>, memref<8x16xf64>) outs(%c : memref<4x16xf64>)
   return
 }
+
+// A transposed copy of the right operand in an allocation or in the stage's
+// workspace (pipe-plan-workspace's views): the copy goes, cuBLAS reads the
+// operand transposed (transB = 1, ldb = 8).
+// CHECK-LABEL: func.func @transposed_copies(
+// CHECK-DAG:     %[[T:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[N:.*]] = arith.constant 0 : i32
+// CHECK-NOT:     linalg.
+// CHECK-NOT:     memref.alloc
+// CHECK-NOT:     memref.view
+// CHECK:         call @pw_cuda_sgemm(%{{.*}}, %[[N]], %[[T]], %c4_i64, %c16_i64, %c8_i64, %{{.*}}, %c8_i64, %c0_i64, %{{.*}}, %c8_i64,
+// CHECK:         call @pw_cuda_sgemm(%{{.*}}, %[[N]], %[[T]], %c4_i64, %c16_i64, %c8_i64, %{{.*}}, %c8_i64, %c0_i64, %{{.*}}, %c8_i64,
+// CHECK-NOT:     linalg.
+func.func @transposed_copies(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<4x16xf32>, %d: memref<4x16xf32>, %ws: memref<1024xi8>) {
+  %bt = memref.alloc() : memref<8x16xf32>
+  linalg.transpose ins(%b : memref<16x8xf32>) outs(%bt : memref<8x16xf32>) permutation = [1, 0]
+  linalg.matmul ins(%a, %bt : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  memref.dealloc %bt : memref<8x16xf32>
+  %c0 = arith.constant 0 : index
+  %bv = memref.view %ws[%c0][] : memref<1024xi8> to memref<8x16xf32>
+  linalg.transpose ins(%b : memref<16x8xf32>) outs(%bv : memref<8x16xf32>) permutation = [1, 0]
+  linalg.matmul ins(%a, %bv : memref<4x8xf32>, memref<8x16xf32>) outs(%d : memref<4x16xf32>)
+  return
+}

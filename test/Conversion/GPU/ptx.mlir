@@ -1,4 +1,4 @@
-// RUN: pipewave-opt %S/Inputs/ops.mlir --pipe-lower-to-gpu='format=isa cuda-arch=sm_90' | FileCheck %s
+// RUN: pipewave-opt %S/Inputs/ops.mlir --pipe-lower-to-gpu='format=isa cuda-arch=sm_90' | FileCheck %s --implicit-check-not=pw_cuda_alloc
 // RUN: pipewave-opt %S/Inputs/ops.mlir --pipe-lower-to-gpu='format=isa precision=tf32' | FileCheck %s --check-prefix=TF32
 // RUN: pipewave-opt %S/Inputs/ops.mlir --pipe-lower-to-gpu='format=isa precision=bf16' | FileCheck %s --check-prefix=BF16
 
@@ -7,10 +7,12 @@
 // image per stage. The images hold one line each here (escaped): the checks
 // follow the kernels in order within it.
 
+// Every temporary here is placed in its stage's workspace
+// (pipe-plan-workspace): nothing is allocated on the device at a call.
+// CHECK: module attributes {pipewave.workspaces = {pw_stage2_forward = 576 : i64, pw_stage3_forward = 1088 : i64
+
 // Launch layer declarations.
 // CHECK-DAG: llvm.func @pw_cuda_launch(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, !llvm.ptr, !llvm.ptr)
-// CHECK-DAG: llvm.func @pw_cuda_alloc(i64, !llvm.ptr) -> !llvm.ptr
-// CHECK-DAG: llvm.func @pw_cuda_free(!llvm.ptr, !llvm.ptr)
 // CHECK-DAG: llvm.func @pw_cuda_sgemm(i32, i32, i32, i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, f32, !llvm.ptr, i64, i64, i64, !llvm.ptr)
 
 // Stage 0: the launch packs the three bare pointers and launches on the
@@ -26,11 +28,11 @@
 // CHECK:         llvm.call @pw_cuda_launch(%[[LIB]], %[[KER]], %[[IMG]], %[[NAME]], %{{.*}}, %{{.*}}, %{{.*}}, %[[ARGS]], %{{.*}})
 // CHECK-LABEL: llvm.func @pw_stage0_forward(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr)
 
-// Softmax allocates its temporaries on the stream and frees them.
+// Softmax's temporaries are views of the workspace (the last argument
+// before the stream).
 // CHECK-LABEL: llvm.func internal @softmax(
-// CHECK:         llvm.call @pw_cuda_alloc(
-// CHECK:         llvm.call @pw_cuda_launch(
-// CHECK:         llvm.call @pw_cuda_free(
+// CHECK-SAME:    %arg18: i64, %arg19: !llvm.ptr) attributes {{{.*}}pipewave.workspace_bytes = 576 : i64
+// CHECK:         llvm.call @pw_cuda_launch(%{{.*}}, %arg19)
 
 // CHECK-LABEL: llvm.func internal @matmul(
 // CHECK-DAG:     %[[FP32:.*]] = llvm.mlir.constant(0 : i32) : i32
