@@ -161,42 +161,48 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
   case OpClass::Free:
     return 0;
   case OpClass::Matmul: {
-    double rate = matmulFlopsPerSecond(op.m, op.n, op.k);
-    return opSeconds + over(op.flops, rate > 0 ? rate : peakFlops) *
-                           matmulLayoutFactor(op.m, op.n, op.k, op.transposedA,
-                                              op.transposedB);
+    double rows = op.m;
+    double product = 2 * op.m * op.n * op.k;
+    if (matmulBatchesInParallel && product > 0)
+      rows *= std::max(1.0, op.flops / product);
+    double rate = matmulFlopsPerSecond(rows, op.n, op.k);
+    return issued(opSeconds,
+                  over(op.flops, rate > 0 ? rate : peakFlops) *
+                      matmulLayoutFactor(op.m, op.n, op.k, op.transposedA,
+                                         op.transposedB));
   }
   case OpClass::Elementwise:
-    return elementwiseFixedSeconds(op) +
-           std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
-                    over(op.flops, elementwiseFlopsPerSecond));
+    return issued(elementwiseFixedSeconds(op),
+                  std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
+                           over(op.flops, elementwiseFlopsPerSecond)));
   case OpClass::Transcendental:
-    return elementwiseFixedSeconds(op) +
-           std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
-                    over(op.flops, transcendentalFlopsPerSecond > 0
-                                       ? transcendentalFlopsPerSecond
-                                       : elementwiseFlopsPerSecond));
+    return issued(elementwiseFixedSeconds(op),
+                  std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
+                           over(op.flops, transcendentalFlopsPerSecond > 0
+                                              ? transcendentalFlopsPerSecond
+                                              : elementwiseFlopsPerSecond)));
   case OpClass::Reduction:
-    return opSeconds + over(op.bytes, bandwidthAt(reduction, op.bytes));
+    return issued(opSeconds, over(op.bytes, bandwidthAt(reduction, op.bytes)));
   case OpClass::OuterReduction:
-    return opSeconds +
-           over(op.bytes,
-                bandwidthAt(outerReduction.empty() ? reduction : outerReduction,
-                            op.bytes));
+    return issued(opSeconds, over(op.bytes, bandwidthAt(outerReduction.empty()
+                                                            ? reduction
+                                                            : outerReduction,
+                                                        op.bytes)));
   case OpClass::Transpose:
     if (!transpose.empty())
-      return opSeconds + over(op.bytes, transposeBytesPerSecond(op.m, op.n));
-    return opSeconds + over(op.bytes, bandwidthAt(movement, op.bytes));
+      return issued(opSeconds,
+                    over(op.bytes, transposeBytesPerSecond(op.m, op.n)));
+    return issued(opSeconds, over(op.bytes, bandwidthAt(movement, op.bytes)));
   case OpClass::Movement:
-    return opSeconds + over(op.bytes, bandwidthAt(movement, op.bytes));
+    return issued(opSeconds, over(op.bytes, bandwidthAt(movement, op.bytes)));
   case OpClass::Copy:
     // Without the stage's footprint: evicted (StageCosts passes it).
     return copySecondsOf(op.bytes, /*footprintBytes=*/-1);
   case OpClass::Other:
     break;
   }
-  return opSeconds + std::max(over(op.flops, peakFlops),
-                              over(op.bytes, memoryBytesPerSecond));
+  return issued(opSeconds, std::max(over(op.flops, peakFlops),
+                                    over(op.bytes, memoryBytesPerSecond)));
 }
 
 double Calibration::coldnessAt(double footprintBytes) const {

@@ -73,6 +73,19 @@ bool readOptionalTable(const JsonValue &object, const char *key,
   return true;
 }
 
+bool readOptionalFlag(const JsonValue &object, const char *key, bool &out,
+                      std::string &error) {
+  const JsonValue *flag = object.find(key);
+  if (!flag)
+    return true;
+  if (!flag->isBool()) {
+    error = std::string("'") + key + "' must be true or false";
+    return false;
+  }
+  out = flag->boolean;
+  return true;
+}
+
 std::string table(const char *key, const std::vector<BandwidthPoint> &points) {
   std::string out = std::string("    \"") + key + "\": [";
   for (size_t i = 0; i < points.size(); ++i)
@@ -101,6 +114,11 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
   if (object.find("elementwiseKernelSeconds") &&
       !readOptionalNumber(object, "elementwiseKernelSeconds",
                           out.elementwiseKernelSeconds, error))
+    return false;
+  if (!readOptionalFlag(object, "matmulBatchesInParallel",
+                        out.matmulBatchesInParallel, error) ||
+      !readOptionalFlag(object, "issueOverlapsWork", out.issueOverlapsWork,
+                        error))
     return false;
   if (!readOptionalNumber(object, "transcendentalFlopsPerSecond",
                           out.transcendentalFlopsPerSecond, error) ||
@@ -165,6 +183,10 @@ std::string optionalCalibrationJson(const Calibration &c) {
   if (c.elementwiseKernelSeconds >= 0)
     out += "    \"elementwiseKernelSeconds\": " +
            jsonNumber(c.elementwiseKernelSeconds) + ",\n";
+  if (c.matmulBatchesInParallel)
+    out += "    \"matmulBatchesInParallel\": true,\n";
+  if (c.issueOverlapsWork)
+    out += "    \"issueOverlapsWork\": true,\n";
   if (c.transcendentalFlopsPerSecond > 0)
     out += "    \"transcendentalFlopsPerSecond\": " +
            jsonNumber(c.transcendentalFlopsPerSecond) + ",\n";

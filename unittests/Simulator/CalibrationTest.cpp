@@ -650,35 +650,3 @@ TEST(CalibrationTest, CachedDevicesResolveByName) {
 }
 
 } // namespace
-
-TEST(CalibrationTest, ElementwiseKernelsCostALaunchUnlessFused) {
-  // A GPU's calibration: an element-wise op that is not fused into its
-  // users is a kernel of its own (elementwiseKernelSeconds); one that is
-  // pays fusedOpSeconds. Bytes at the element-wise bandwidth either way.
-  std::string text = calibratedV2();
-  text.replace(text.find("\"fusedOpSeconds\": 1e-7,"), 23,
-               "\"fusedOpSeconds\": 1e-7, \"elementwiseKernelSeconds\": 5e-6,");
-  std::string error;
-  std::optional<DeviceSpec> device = parseDeviceJson(text, &error);
-  ASSERT_TRUE(device) << error;
-  EXPECT_DOUBLE_EQ(device->calibration->elementwiseKernelSeconds, 5e-6);
-  OpWork root = op(OpClass::Elementwise, 1e6, 3e6);
-  OpWork fused = root;
-  fused.fusedIntoUsers = true;
-  EXPECT_DOUBLE_EQ(device->opSeconds(root), 5e-6 + 3e-3);
-  EXPECT_DOUBLE_EQ(device->opSeconds(fused), 1e-7 + 3e-3);
-  OpWork exp = op(OpClass::Transcendental, 8e6, 3e6);
-  EXPECT_DOUBLE_EQ(device->opSeconds(exp), 5e-6 + 8e-2);
-  // Written back, read again the same.
-  std::optional<DeviceSpec> again = parseDeviceJson(toJson(*device), &error);
-  ASSERT_TRUE(again) << error;
-  EXPECT_EQ(toJson(*again), toJson(*device));
-  EXPECT_NE(toJson(*device).find("\"elementwiseKernelSeconds\": 5e-06"),
-            std::string::npos)
-      << toJson(*device);
-  // A CPU calibration has no such term: fused or not, fusedOpSeconds.
-  std::optional<DeviceSpec> cpu = parseDeviceJson(calibratedV2(), &error);
-  ASSERT_TRUE(cpu) << error;
-  EXPECT_DOUBLE_EQ(cpu->opSeconds(root), 1e-7 + 3e-3);
-  EXPECT_DOUBLE_EQ(cpu->opSeconds(fused), 1e-7 + 3e-3);
-}

@@ -11,6 +11,8 @@
 //   matmul [B, M, K] x [B, K, N]:
 //       opSeconds + flops / matmulFlopsPerSecond(M, N, K)
 //                 x matmulLayoutFactor(M, N, K, transposed A, transposed B)
+//   (with matmulBatchesInParallel, a GPU's: matmulFlopsPerSecond(B M, N, K),
+//   the B products being one call that runs them side by side)
 //   element-wise:
 //       fusedOpSeconds + max(bytes / elementwise(bytes),
 //                            flops / elementwiseFlopsPerSecond)
@@ -91,6 +93,10 @@
 // last op of a fused group, where its kernel ends); the others of the group
 // cost fusedOpSeconds.
 //
+// With issueOverlapsWork (a GPU's calibration) every "fixed + work" above is
+// max(fixed, work) instead: the host issues an op while the device runs
+// the ones before it, so the slower of the two sets the pace.
+//
 // Terms a file lacks fall back to what files without them meant (older
 // files load and price as before): fusedOpSeconds to opSeconds,
 // transcendentalFlopsPerSecond to
@@ -150,6 +156,7 @@
 #ifndef PIPEWAVE_SIMULATOR_CALIBRATION_H
 #define PIPEWAVE_SIMULATOR_CALIBRATION_H
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -256,6 +263,15 @@ struct Calibration {
   /// its users (a kernel of its own on a GPU); negative: fusedOpSeconds,
   /// fused or not (the CPU target's calibrations).
   double elementwiseKernelSeconds = -1;
+  /// A batched matmul is one call whose products run side by side (a GPU:
+  /// one cuBLAS strided-batched call) and is priced at the rate of one
+  /// product with the batches' rows; false: the products run one after
+  /// another at the rate of one (the CPU target's loops).
+  bool matmulBatchesInParallel = false;
+  /// The host issues an op while the device runs the ones before it (a
+  /// GPU's stream): an op costs the larger of its fixed (issue) cost and
+  /// its work, not their sum; false: their sum (the CPU runs both).
+  bool issueOverlapsWork = false;
   std::vector<BandwidthPoint> outerReduction, copy, accumulate;
   /// Accumulation and copies on buffers in cache (empty: not measured).
   std::vector<BandwidthPoint> accumulateWarm, copyWarm;
@@ -329,6 +345,11 @@ struct Calibration {
   /// device's roofline figures for OpClass::Other.
   double opSecondsOf(const OpWork &op, double peakFlops,
                      double memoryBytesPerSecond) const;
+
+  /// An op's cost from its fixed part and its work (issueOverlapsWork).
+  double issued(double fixed, double work) const {
+    return issueOverlapsWork ? std::max(fixed, work) : fixed + work;
+  }
 
   /// The fixed cost of an element-wise op.
   double elementwiseOpSeconds() const {
