@@ -214,6 +214,9 @@ sim_case() { # MODEL STAGES RANKS SCHEDULE [FLAGS...]
     >>"$out/cases.tsv"
 }
 for model in mlp transformer mlp512 transformer256; do
+  # Both stages on one rank: no other rank's launches share the GPU and
+  # the host's driver, as in the calibration's one-rank runs.
+  sim_case "$model" 2 1 interleaved --chunks 2
   sim_case "$model" 2 2 gpipe
   sim_case "$model" 2 2 1f1b
   sim_case "$model" 2 2 zb-h1
