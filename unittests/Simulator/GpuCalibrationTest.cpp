@@ -167,7 +167,7 @@ TEST(GpuCalibrationTest, FlagsMustBeBooleans) {
                  std::string("\"cores\": 16, \"") + flag + "\": 1,");
     std::string error;
     EXPECT_FALSE(parseDeviceJson(text, &error));
-    EXPECT_EQ(error, std::string("calibration: '") + flag +
-                         "' must be true or false");
+    EXPECT_EQ(error,
+              std::string("calibration: '") + flag + "' must be true or false");
   }
 }
