@@ -9,6 +9,8 @@
 #include "pipewave/Simulator/Network.h"
 #include "pipewave/Simulator/Simulator.h"
 
+#include "CalibratedDevice.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -18,60 +20,9 @@
 
 using namespace pipewave;
 using namespace pipewave::sim;
+using namespace pipewave::sim::test;
 
 namespace {
-
-/// A calibrated device with round figures, as pipewave-calibrate writes it.
-const char *const kCalibrated = R"({
-  "name": "fixed",
-  "description": "a calibrated test device",
-  "source": "hand-written",
-  "peakFlopsPerSecond": { "fp32": 1e11, "tf32": 0, "fp16": 0 },
-  "memoryBytesPerSecond": 1e10,
-  "memoryBytes": 1e9,
-  "intraNode": { "bytesPerSecond": 1e9, "latencySeconds": 1e-6 },
-  "interNode": { "bytesPerSecond": 1e8, "latencySeconds": 1e-5 },
-  "calibration": {
-    "cores": 2,
-    "elementwise": [{ "bytes": 1e6, "bytesPerSecond": 1e9 }],
-    "reduction": [{ "bytes": 1e6, "bytesPerSecond": 2e9 }],
-    "movement": [{ "bytes": 1e3, "bytesPerSecond": 16e9 },
-                 { "bytes": 1e5, "bytesPerSecond": 4e9 }],
-    "elementwiseFlopsPerSecond": 1e9,
-    "opSeconds": 1e-6,
-    "actionSeconds": 2e-6,
-    "optimizerSeconds": 1e-5,
-    "optimizer": [{ "bytes": 1e6, "bytesPerSecond": 1e9 }],
-    "allReduce": { "bytesPerSecond": 5e8, "latencySeconds": 3e-6 },
-    "matmul": [
-      { "m": 16, "n": 64, "k": 64, "flopsPerSecond": 1e10 },
-      { "m": 64, "n": 64, "k": 64, "flopsPerSecond": 4e10 }
-    ]
-  }
-})";
-
-DeviceSpec calibrated() {
-  std::string error;
-  std::optional<DeviceSpec> device = parseDeviceJson(kCalibrated, &error);
-  EXPECT_TRUE(device) << error;
-  return device ? *device : DeviceSpec();
-}
-
-OpWork op(OpClass kind, double flops, double bytes) {
-  OpWork work;
-  work.kind = kind;
-  work.flops = flops;
-  work.bytes = bytes;
-  return work;
-}
-
-OpWork matmul(double m, double n, double k) {
-  OpWork work = op(OpClass::Matmul, 2 * m * n * k, 4 * (m * k + k * n + m * n));
-  work.m = m;
-  work.n = n;
-  work.k = k;
-  return work;
-}
 
 TEST(CalibrationTest, ParsesAndWritesBack) {
   DeviceSpec device = calibrated();
@@ -514,26 +465,10 @@ TEST(CalibrationTest, TransposedOperandsAndColdParametersAreHandComputed) {
   EXPECT_EQ(toJson(*again), toJson(*device));
 }
 
-/// kCalibrated with `terms` (JSON members, each with its trailing comma)
-/// added to its calibration.
-std::string calibratedWith(const std::string &terms) {
-  std::string text = kCalibrated;
-  text.replace(text.find("\"cores\": 2,"), 11, "\"cores\": 2,\n    " + terms);
-  return text;
-}
-
 /// A coldOperand table of 40 GB/s at a 2 MiB footprint and 5 GB/s at 8 MiB.
 const char *const kColdTwoToEight =
     "\"coldOperand\": [{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
     "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],";
-
-/// `device` written as JSON reads back as the same device.
-void expectRoundTrip(const DeviceSpec &device) {
-  std::string error;
-  std::optional<DeviceSpec> again = parseDeviceJson(toJson(device), &error);
-  ASSERT_TRUE(again) << error;
-  EXPECT_EQ(toJson(*again), toJson(device));
-}
 
 TEST(CalibrationTest, AdamOutOfCacheIsHandComputed) {
   // kCalibrated's Adam: 10 us + 1 GB/s (one point); an optimizerCold table

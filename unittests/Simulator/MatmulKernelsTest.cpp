@@ -4,40 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipewave/Simulator/Device.h"
+#include "CalibratedDevice.h"
 
 #include "gtest/gtest.h"
 
 using namespace pipewave::sim;
+using namespace pipewave::sim::test;
 
 namespace {
 
-/// A calibrated device with two measured matmul classes.
+/// kCalibrated with a matmulKernels table (or anything else) added.
 std::string withKernels(const std::string &kernels) {
-  return R"({
-  "name": "fixed",
-  "description": "a calibrated test device",
-  "source": "hand-written",
-  "peakFlopsPerSecond": { "fp32": 1e11, "tf32": 0, "fp16": 0 },
-  "memoryBytesPerSecond": 1e10,
-  "memoryBytes": 1e9,
-  "intraNode": { "bytesPerSecond": 1e9, "latencySeconds": 1e-6 },
-  "interNode": { "bytesPerSecond": 1e8, "latencySeconds": 1e-5 },
-  "calibration": {
-    "cores": 2,
-    "elementwise": [{ "bytes": 1e6, "bytesPerSecond": 1e9 }],
-    "reduction": [{ "bytes": 1e6, "bytesPerSecond": 2e9 }],
-    "movement": [{ "bytes": 1e3, "bytesPerSecond": 16e9 }],
-    "elementwiseFlopsPerSecond": 1e9,
-    "opSeconds": 1e-6,
-    "actionSeconds": 2e-6,
-    "optimizerSeconds": 1e-5,
-    "optimizer": [{ "bytes": 1e6, "bytesPerSecond": 1e9 }],
-    "allReduce": { "bytesPerSecond": 5e8, "latencySeconds": 3e-6 },)" +
-         kernels + R"(
-    "matmul": [{ "m": 16, "n": 64, "k": 64, "flopsPerSecond": 1e10 }]
-  }
-})";
+  return calibratedWith(kernels);
 }
 
 const char *const kTwoClasses = R"(
