@@ -229,7 +229,7 @@ double Calibration::optimizerStepSeconds(double parameterBytes,
     if (cold > 0 && (!(rate > 0) || cold < rate))
       rate = cold;
   }
-  return optimizerSeconds + over(parameterBytes, rate);
+  return issued(optimizerSeconds, over(parameterBytes, rate));
 }
 
 double Calibration::optimizerStepSeconds(const std::vector<double> &tensorBytes,
@@ -239,8 +239,9 @@ double Calibration::optimizerStepSeconds(const std::vector<double> &tensorBytes,
     total += bytes;
   nodeParameterBytes = std::max(nodeParameterBytes, total);
   if (version < 2)
-    return optimizerStepSeconds(total, nodeParameterBytes);
-  double seconds = 0;
+    return std::max(0.0, optimizerActionSeconds) +
+           optimizerStepSeconds(total, nodeParameterBytes);
+  double seconds = std::max(0.0, optimizerActionSeconds);
   for (double bytes : tensorBytes)
     seconds += optimizerStepSeconds(bytes, nodeParameterBytes);
   return seconds;

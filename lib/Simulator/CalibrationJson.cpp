@@ -120,6 +120,10 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
       !readOptionalFlag(object, "issueOverlapsWork", out.issueOverlapsWork,
                         error))
     return false;
+  if (object.find("optimizerActionSeconds") &&
+      !readOptionalNumber(object, "optimizerActionSeconds",
+                          out.optimizerActionSeconds, error))
+    return false;
   if (!readOptionalNumber(object, "transcendentalFlopsPerSecond",
                           out.transcendentalFlopsPerSecond, error) ||
       !readOptionalNumber(object, "accumulateSeconds", out.accumulateSeconds,
@@ -183,6 +187,9 @@ std::string optionalCalibrationJson(const Calibration &c) {
   if (c.elementwiseKernelSeconds >= 0)
     out += "    \"elementwiseKernelSeconds\": " +
            jsonNumber(c.elementwiseKernelSeconds) + ",\n";
+  if (c.optimizerActionSeconds >= 0)
+    out += "    \"optimizerActionSeconds\": " +
+           jsonNumber(c.optimizerActionSeconds) + ",\n";
   if (c.matmulBatchesInParallel)
     out += "    \"matmulBatchesInParallel\": true,\n";
   if (c.issueOverlapsWork)

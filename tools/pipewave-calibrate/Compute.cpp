@@ -277,16 +277,24 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
     }
   }
 
-  // Adam steps: the fixed cost on 8 x 8 parameters, then the rate by size.
-  c.optimizerSeconds = timeOf(runner, trainedMatmul(8, 8), "adam-8").optimizer;
-  report("Adam step, fixed", c.optimizerSeconds * 1e6, "us");
+  // Adam steps: the fixed costs of an action and of each tensor it updates
+  // (the slope from 1 to 8 tensors of 8 x 8), then the rate by size.
+  double adam1 =
+      timeOf(runner, trainedWeightChain(1, 8), "adam-8x8-1").optimizer;
+  double adam8 =
+      timeOf(runner, trainedWeightChain(8, 8), "adam-8x8-8").optimizer;
+  c.optimizerSeconds = std::max(0.0, (adam8 - adam1) / 7);
+  c.optimizerActionSeconds = std::max(0.0, adam1 - c.optimizerSeconds);
+  report("Adam step, fixed per action", c.optimizerActionSeconds * 1e6, "us");
+  report("Adam step, fixed per tensor", c.optimizerSeconds * 1e6, "us");
+  double adamFixed = c.optimizerActionSeconds + c.optimizerSeconds;
   for (int64_t side : quick ? std::vector<int64_t>{128}
                             : std::vector<int64_t>{64, 256, 512, 1024}) {
     double bytes = 4.0 * side * side;
     double step = timeOf(runner, trainedMatmul(side, side),
                          "adam-" + std::to_string(side))
                       .optimizer;
-    c.optimizer.push_back({bytes, bytes / positive(step - c.optimizerSeconds)});
+    c.optimizer.push_back({bytes, bytes / positive(step - adamFixed)});
     report(("Adam step, " + std::to_string(side) + "x" + std::to_string(side) +
             " parameters")
                .c_str(),
@@ -305,7 +313,8 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
                         .optimizer;
       double bytes = count * tensorBytes;
       c.optimizerCold.push_back(
-          {bytes, bytes / positive(step - count * c.optimizerSeconds)});
+          {bytes, bytes / positive(step - c.optimizerActionSeconds -
+                                   count * c.optimizerSeconds)});
       report(("Adam step, " + std::to_string(count) + " MiB of 1 MiB tensors")
                  .c_str(),
              c.optimizerCold.back().bytesPerSecond * 1e-9, "GB/s");

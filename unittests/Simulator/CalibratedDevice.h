@@ -1,4 +1,5 @@
-//===- CalibratedDevice.h - A calibrated test device and its helpers -*- C++ -*-===//
+//===- CalibratedDevice.h - A calibrated test device and its helpers -*- C++
+//-*-===//
 //
 // Part of the pipewave project.
 //

@@ -470,6 +470,32 @@ const char *const kColdTwoToEight =
     "\"coldOperand\": [{ \"bytes\": 2097152, \"bytesPerSecond\": 4e10 }, "
     "{ \"bytes\": 8388608, \"bytesPerSecond\": 5e9 }],";
 
+TEST(CalibrationTest, AnOptimizerActionPaysItsFixedCostOnce) {
+  // kCalibrated's Adam: 10 us a tensor + 1 GB/s; with an action cost of
+  // 30 us, a step over two tensors of 1e6 B costs 30 + 2 x (10 + 1000) us.
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceJson(
+      calibratedWith("\"version\": 2, \"optimizerActionSeconds\": 3e-5,"),
+      &error);
+  ASSERT_TRUE(device) << error;
+  const Calibration &c = *device->calibration;
+  EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(std::vector<double>{1e6, 1e6}),
+                   3e-5 + 2 * (1e-5 + 1e-3));
+  EXPECT_DOUBLE_EQ(c.optimizerStepSeconds(std::vector<double>{1e6}),
+                   3e-5 + 1e-5 + 1e-3);
+  expectRoundTrip(*device);
+  EXPECT_NE(toJson(*device).find("\"optimizerActionSeconds\": 3e-05"),
+            std::string::npos);
+  // Files without it: nothing per action, and none written back.
+  std::optional<DeviceSpec> plain =
+      parseDeviceJson(calibratedWith("\"version\": 2,"), &error);
+  ASSERT_TRUE(plain) << error;
+  EXPECT_DOUBLE_EQ(
+      plain->calibration->optimizerStepSeconds(std::vector<double>{1e6, 1e6}),
+      2 * (1e-5 + 1e-3));
+  EXPECT_EQ(toJson(*plain).find("optimizerActionSeconds"), std::string::npos);
+}
+
 TEST(CalibrationTest, AdamOutOfCacheIsHandComputed) {
   // kCalibrated's Adam: 10 us + 1 GB/s (one point); an optimizerCold table
   // of 4 GB/s at 1 MB and 0.5 GB/s at 16 MB of a node's parameters.

@@ -103,6 +103,10 @@ TEST(GpuCalibrationTest, IssueOverlappingWorkCostsTheLarger) {
   EXPECT_DOUBLE_EQ(gpu.opSeconds(op(OpClass::Movement, 0, 4e6)), 1e-3);
   EXPECT_DOUBLE_EQ(gpu.opSeconds(op(OpClass::Other, 1e3, 1e3)), 1e-6);
   EXPECT_DOUBLE_EQ(cpu.opSeconds(op(OpClass::Other, 1e3, 1e3)), 1e-6 + 1e-7);
+  // Adam on a tensor: 10 us of issue against 1e3 B at 1 GB/s, and 1e5 B.
+  EXPECT_DOUBLE_EQ(gpu.calibration->optimizerStepSeconds(1e3), 1e-5);
+  EXPECT_DOUBLE_EQ(gpu.calibration->optimizerStepSeconds(1e5), 1e-4);
+  EXPECT_DOUBLE_EQ(cpu.calibration->optimizerStepSeconds(1e3), 1e-5 + 1e-6);
   expectRoundTrip(gpu);
   EXPECT_NE(toJson(gpu).find("\"issueOverlapsWork\": true"), std::string::npos);
 }

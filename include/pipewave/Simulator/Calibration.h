@@ -81,7 +81,8 @@
 // microbatches makes M - 1 accumulations of each. An optimizer
 // step costs optimizerSeconds + parameter bytes / optimizer(parameter
 // bytes); with version >= 2 that is summed over the stage's parameter
-// tensors (the runtime updates one tensor at a time).
+// tensors (the runtime updates one tensor at a time), and the action adds
+// optimizerActionSeconds once (0 in files without it).
 //
 // opSeconds is the fixed cost of an op with a loop nest and a buffer of its
 // own; fusedOpSeconds that of an element-wise op, which the compiler fuses
@@ -280,9 +281,13 @@ struct Calibration {
   /// Fixed cost of one costed op, and of one F/B/I/W action.
   double opSeconds = 0;
   double actionSeconds = 0;
-  /// Optimizer step: fixed cost, and parameter bytes per second by the
-  /// parameter bytes.
+  /// Optimizer step: fixed cost per tensor, and parameter bytes per second
+  /// by the parameter bytes.
   double optimizerSeconds = 0;
+  /// Fixed cost of an optimizer action, whatever its tensors (a traced
+  /// action on a GPU waits for the device once); negative: not measured
+  /// (0).
+  double optimizerActionSeconds = -1;
   std::vector<BandwidthPoint> optimizer;
   /// Adam's parameter bytes per second by the parameter bytes of a node
   /// (empty: not measured).
