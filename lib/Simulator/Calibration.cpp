@@ -238,10 +238,10 @@ double Calibration::optimizerStepSeconds(const std::vector<double> &tensorBytes,
   for (double bytes : tensorBytes)
     total += bytes;
   nodeParameterBytes = std::max(nodeParameterBytes, total);
-  if (version < 2)
-    return std::max(0.0, optimizerActionSeconds) +
-           optimizerStepSeconds(total, nodeParameterBytes);
+  // Once per action (not measured: nothing).
   double seconds = std::max(0.0, optimizerActionSeconds);
+  if (version < 2)
+    return seconds + optimizerStepSeconds(total, nodeParameterBytes);
   for (double bytes : tensorBytes)
     seconds += optimizerStepSeconds(bytes, nodeParameterBytes);
   return seconds;

@@ -108,23 +108,18 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
     return false;
   }
   out.version = static_cast<int>(version);
-  if (object.find("fusedOpSeconds") &&
-      !readOptionalNumber(object, "fusedOpSeconds", out.fusedOpSeconds, error))
-    return false;
-  if (object.find("elementwiseKernelSeconds") &&
+  // Absent terms keep their defaults (readOptional* leave `out` alone).
+  if (!readOptionalNumber(object, "fusedOpSeconds", out.fusedOpSeconds,
+                          error) ||
       !readOptionalNumber(object, "elementwiseKernelSeconds",
-                          out.elementwiseKernelSeconds, error))
-    return false;
-  if (!readOptionalFlag(object, "matmulBatchesInParallel",
+                          out.elementwiseKernelSeconds, error) ||
+      !readOptionalFlag(object, "matmulBatchesInParallel",
                         out.matmulBatchesInParallel, error) ||
       !readOptionalFlag(object, "issueOverlapsWork", out.issueOverlapsWork,
-                        error))
-    return false;
-  if (object.find("optimizerActionSeconds") &&
+                        error) ||
       !readOptionalNumber(object, "optimizerActionSeconds",
-                          out.optimizerActionSeconds, error))
-    return false;
-  if (!readOptionalNumber(object, "transcendentalFlopsPerSecond",
+                          out.optimizerActionSeconds, error) ||
+      !readOptionalNumber(object, "transcendentalFlopsPerSecond",
                           out.transcendentalFlopsPerSecond, error) ||
       !readOptionalNumber(object, "accumulateSeconds", out.accumulateSeconds,
                           error) ||

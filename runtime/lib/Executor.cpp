@@ -400,7 +400,7 @@ void Executor::beginStep() {
     for (int i = 0; i < model.num_inputs; ++i) {
       if (model.input_is_param[i] || !inputs[i])
         continue;
-      if (prefetched[i] && prefetched[i] == inputs[i]) {
+      if (prefetched[i] == inputs[i]) {
         std::swap(deviceInputs[i], spareInputs[i]);
       } else {
         device.copy(transfer, deviceInputs[i], inputs[i],
