@@ -349,14 +349,49 @@ print(2 * M * N * K / best / 1e9, lib.openblas_get_corename().decode())
 """
 
 
-def openblas_rate():
-    """Single-core sgemm rate of the OpenBLAS pipewave's binaries load (in
-    this environment, so with whatever OPENBLAS_CORETYPE says) and the name
-    of its kernels; (None, None) without OpenBLAS."""
+# OpenBLAS's SSE and AVX kernels, which a DYNAMIC_ARCH OpenBLAS falls back
+# to on a CPU it does not know; pipewave's ranks then restart with the
+# kernels for the CPU's instructions (runtime/lib/BlasCore.cpp, the same
+# rule).
+OLD_CORES = {"katmai", "coppermine", "northwood", "prescott", "banias", "atom",
+             "core2", "penryn", "dunnington", "nehalem", "athlon", "opteron",
+             "opteron_sse3", "barcelona", "bobcat", "nano", "unknown",
+             "sandybridge", "bulldozer", "piledriver", "steamroller"}
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def runtime_core(own):
+    """The OpenBLAS kernels pipewave's ranks run when OpenBLAS's own choice
+    is `own` and OPENBLAS_CORETYPE is unset."""
+    flags = cpu_flags()
+    if own.lower() not in OLD_CORES or not {"avx2", "fma"} <= flags:
+        return own
+    if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= flags:
+        return "Cooperlake" if "avx512_bf16" in flags else "SkylakeX"
+    return "Haswell"
+
+
+def openblas_rate(coretype=None):
+    """Single-core sgemm rate of the OpenBLAS pipewave's binaries load, with
+    OPENBLAS_CORETYPE=coretype when given (else as this environment says),
+    and the name of its kernels; (None, None) without OpenBLAS."""
+    env = dict(os.environ)
+    if coretype:
+        env["OPENBLAS_CORETYPE"] = coretype
     try:
         out = subprocess.run(["taskset", "-c", "0", sys.executable, "-c",
                               OPENBLAS_RATE], capture_output=True, text=True,
-                             check=True).stdout.split()
+                             check=True, env=env).stdout.split()
         return float(out[0]), out[1]
     except (subprocess.CalledProcessError, IndexError, ValueError):
         return None, None
@@ -445,12 +480,19 @@ def main():
     print("single-core sgemm (torch.mm 256x512x512, best of 20): "
           "%.1f GFLOP/s" % rate, flush=True)
     blas_rate, core = openblas_rate()
+    forced = os.environ.get("OPENBLAS_CORETYPE")
+    why = ("as OPENBLAS_CORETYPE=%s says" % forced if forced
+           else "OpenBLAS's choice for this CPU")
+    if blas_rate and not forced and runtime_core(core) != core:
+        # pipewave's ranks do not run these (runtime_core): measure theirs.
+        own = core
+        blas_rate, core = openblas_rate(runtime_core(own))
+        why = ("pipewave's ranks' choice: OpenBLAS does not know this CPU "
+               "and chose %s" % own)
     if blas_rate:
-        forced = os.environ.get("OPENBLAS_CORETYPE")
         print("single-core sgemm (OpenBLAS cblas_sgemm 256x512x512, best of "
               "20): %.1f GFLOP/s, kernels %s (%s)"
-              % (blas_rate, core, "as OPENBLAS_CORETYPE=%s says" % forced
-                 if forced else "OpenBLAS's choice for this CPU"), flush=True)
+              % (blas_rate, core, why), flush=True)
 
     for model in ([opts.only] if opts.only else list(WORKLOADS)):
         work = os.path.join(tmp, model)

@@ -36,6 +36,7 @@
 #include "Driver.h"
 #include "TestHooks.h"
 
+#include "pipewave-runtime/BlasCore.h"
 #include "pipewave-runtime/CudaDeviceAccess.h"
 #include "pipewave-runtime/Error.h"
 #include "pipewave-runtime/HostMemory.h"
@@ -445,7 +446,8 @@ void Driver::chooseGemmThreads() {
     gemmThreads = "none (no OpenBLAS in this binary)";
   else
     gemmThreads = "as " + choice.reason + " says";
-  std::string kernels = gemmKernels(std::getenv("OPENBLAS_CORETYPE"));
+  std::string kernels = gemmKernels(std::getenv("OPENBLAS_CORETYPE"),
+                                    std::getenv(kOpenBlasOwnCoreVariable));
   if (!kernels.empty())
     gemmThreads += ", " + kernels;
 }
@@ -454,6 +456,9 @@ void Driver::chooseGemmThreads() {
 
 extern "C" int pw_runtime_main(int argc, char **argv, const pw_model *model) {
   using namespace pipewave::runtime;
+  // Before anything runs: OpenBLAS's kernels can be chosen only by
+  // starting again (BlasCore.h).
+  restartForBetterBlasKernels(argv);
   // A launcher may give the ranks a terminal (Open MPI's mpirun does: a
   // pty), on which stdout is line-buffered: every step line would then wake
   // the launcher, which takes a core from a rank for tens of microseconds

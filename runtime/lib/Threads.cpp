@@ -60,20 +60,25 @@ bool setGemmThreads(int threads) {
   return true;
 }
 
-std::string describeGemmKernels(const char *core, const char *coretypeEnv) {
+std::string describeGemmKernels(const char *core, const char *coretypeEnv,
+                                const char *ownCoreEnv) {
   if (!core || !*core)
     return "";
   std::string text = "OpenBLAS kernels " + std::string(core);
-  if (coretypeEnv && *coretypeEnv)
+  if (coretypeEnv && *coretypeEnv && ownCoreEnv && *ownCoreEnv)
+    text += " (chosen for this CPU's instructions: this OpenBLAS does not "
+            "know the CPU and chose " +
+            std::string(ownCoreEnv) + ")";
+  else if (coretypeEnv && *coretypeEnv)
     text += " (as OPENBLAS_CORETYPE says)";
   return text;
 }
 
-std::string gemmKernels(const char *coretypeEnv) {
+std::string gemmKernels(const char *coretypeEnv, const char *ownCoreEnv) {
   using CoreName = char *(*)();
   auto name =
       reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
-  return describeGemmKernels(name ? name() : nullptr, coretypeEnv);
+  return describeGemmKernels(name ? name() : nullptr, coretypeEnv, ownCoreEnv);
 }
 
 } // namespace pipewave::runtime

@@ -42,16 +42,19 @@ int availableCpus();
 /// when it has not (the stage code then runs no threaded GEMMs).
 bool setGemmThreads(int threads);
 
-/// "OpenBLAS kernels NAME" for the kernels OpenBLAS chose for this CPU (its
+/// "OpenBLAS kernels NAME" for the kernels that run (OpenBLAS's
 /// openblas_get_corename()), with "(as OPENBLAS_CORETYPE says)" when
-/// `coretypeEnv` (the variable, null when unset) forced them; empty when the
+/// `coretypeEnv` (the variable, null when unset) forced them, or with why
+/// the runtime chose them when `ownCoreEnv` (kOpenBlasOwnCoreVariable of
+/// BlasCore.h) names the kernels OpenBLAS chose on its own; empty when the
 /// process has no OpenBLAS. Forcing older kernels (e.g. Haswell's AVX2 on an
 /// AVX-512 CPU) can halve the GEMM rate.
-std::string gemmKernels(const char *coretypeEnv);
+std::string gemmKernels(const char *coretypeEnv, const char *ownCoreEnv);
 
 /// gemmKernels()'s text for OpenBLAS's core name `core` (null or empty: no
 /// OpenBLAS).
-std::string describeGemmKernels(const char *core, const char *coretypeEnv);
+std::string describeGemmKernels(const char *core, const char *coretypeEnv,
+                                const char *ownCoreEnv = nullptr);
 
 } // namespace pipewave::runtime
 
