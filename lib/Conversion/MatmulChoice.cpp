@@ -116,7 +116,10 @@ std::optional<MatmulKernel> parseMatmulKernel(std::string_view name) {
 std::array<int64_t, 3> representativeShape(MatmulShape shape) {
   switch (shape) {
   case MatmulShape::Small:
-    return {32, 64, 64};
+    // A small matmul is one of few rows (a small microbatch) more often than
+    // one of narrow features; with few rows a transposed weight's copy,
+    // which the vectorised kernel makes, costs more than the product.
+    return {8, 128, 128};
   case MatmulShape::SkinnyM:
     return {32, 512, 512};
   case MatmulShape::SkinnyN:

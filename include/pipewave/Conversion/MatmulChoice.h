@@ -94,7 +94,8 @@ std::optional<MatmulClass> parseMatmulClass(std::string_view name);
 std::optional<MatmulKernel> parseMatmulKernel(std::string_view name);
 
 /// The [m, n, k] pipewave-calibrate times for `shape`: well inside the
-/// class, the sizes of a 512-wide layer's matmuls at microbatches of 32.
+/// class, the sizes of a 512-wide layer's matmuls at microbatches of 32,
+/// and for small matmuls a 128-wide layer's at microbatches of 8.
 std::array<int64_t, 3> representativeShape(MatmulShape shape);
 
 /// The kernel of every matmul class.
