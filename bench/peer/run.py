@@ -40,6 +40,7 @@ is created in a temporary directory.
 """
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -53,6 +54,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "test", "e2e", "Inputs", "torch"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+# The kernels pipewave's ranks run (runtime/lib/BlasCore.cpp's rule).
+runtime_core = importlib.import_module("openblas-coretype").runtime_core
 
 LR = 0.01
 COMPARE_STEPS = 5
@@ -347,38 +350,6 @@ for _ in range(20):
     best = min(best, time.perf_counter() - t)
 print(2 * M * N * K / best / 1e9, lib.openblas_get_corename().decode())
 """
-
-
-# OpenBLAS's SSE and AVX kernels, which a DYNAMIC_ARCH OpenBLAS falls back
-# to on a CPU it does not know; pipewave's ranks then restart with the
-# kernels for the CPU's instructions (runtime/lib/BlasCore.cpp, the same
-# rule).
-OLD_CORES = {"katmai", "coppermine", "northwood", "prescott", "banias", "atom",
-             "core2", "penryn", "dunnington", "nehalem", "athlon", "opteron",
-             "opteron_sse3", "barcelona", "bobcat", "nano", "unknown",
-             "sandybridge", "bulldozer", "piledriver", "steamroller"}
-
-
-def cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
-def runtime_core(own):
-    """The OpenBLAS kernels pipewave's ranks run when OpenBLAS's own choice
-    is `own` and OPENBLAS_CORETYPE is unset."""
-    flags = cpu_flags()
-    if own.lower() not in OLD_CORES or not {"avx2", "fma"} <= flags:
-        return own
-    if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= flags:
-        return "Cooperlake" if "avx512_bf16" in flags else "SkylakeX"
-    return "Haswell"
 
 
 def openblas_rate(coretype=None):

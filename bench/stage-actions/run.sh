@@ -28,6 +28,10 @@ root="$here/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
+# The OpenBLAS kernels the runtime's ranks run (this harness stands in for
+# the runtime, which restarts with them on a CPU OpenBLAS does not know).
+core=$(python3 "$root/scripts/openblas-coretype.py")
+[ -n "$core" ] && export OPENBLAS_CORETYPE="$core"
 # -O3 like the runtime's Release build (its accumulation loop vectorises).
 cc -O3 -c -I"$root/runtime/include" "$here/actions_runtime.c" \
   -o "$work/actions_runtime.o"

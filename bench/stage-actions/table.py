@@ -55,9 +55,12 @@ def main(argv):
                                      median + share * acc[1],
                                      cpu + share * acc[2])
             p = predicted[stage][kind] * 1e6
-            print("| %s | %s | %d | %s | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f |"
+            # An action below the timer's resolution (a first stage's I,
+            # which computes nothing) measures 0: no ratio.
+            ratio = lambda t: "%.2f" % (p / t) if t > 0 else "-"  # noqa: E731
+            print("| %s | %s | %d | %s | %.0f | %.0f | %.0f | %.0f | %s | %s |"
                   % (model, schedule, stage, kind, p, best, median, cpu,
-                     p / best, p / cpu))
+                     ratio(best), ratio(cpu)))
 
 
 if __name__ == "__main__":

@@ -6,10 +6,11 @@
 #
 #   bench/stage-compute/run.sh BUILD_DIR [REPS] [M K N ...]
 #
-# Default shapes: 1024 1024 1024, then a 256-row microbatch of it. Set
-# OPENBLAS_CORETYPE (e.g. SkylakeX, Haswell) when OpenBLAS does not know the
-# CPU: the run prints the core OpenBLAS picked ("Core: ..."); on CPUs newer
-# than the OpenBLAS build it falls back to generic kernels (Prescott).
+# Default shapes: 1024 1024 1024, then a 256-row microbatch of it. OpenBLAS
+# runs the kernels pipewave's ranks run (scripts/openblas-coretype.py: on a
+# CPU newer than the OpenBLAS build, the kernels for the CPU's instructions
+# instead of the generic Prescott ones); set OPENBLAS_CORETYPE to choose
+# others. The run prints the core OpenBLAS ran ("Core: ...").
 set -eu
 build=${1:?usage: run.sh BUILD_DIR [REPS] [M K N ...]}
 shift
@@ -22,6 +23,8 @@ trap 'rm -rf "$work"' EXIT
 cc -O2 -c -I"$here/../../runtime/include" "$here/bench_runtime.c" \
   -o "$work/bench_runtime.o"
 export OPENBLAS_NUM_THREADS=1
+core=$(python3 "$here/../../scripts/openblas-coretype.py")
+[ -n "$core" ] && export OPENBLAS_CORETYPE="$core"
 pin=""
 command -v taskset >/dev/null && pin="taskset -c 0"
 while [ $# -ge 3 ]; do
