@@ -5,27 +5,18 @@ OpenBLAS falls back to on a CPU it does not know (the runtime then restarts
 with the kernels for the CPU's instructions, runtime BlasCore.h). Prints
 one line per rank: "rank N: fits" or what is wrong."""
 
+import importlib
+import os
 import re
 import sys
 
-OLD = {"katmai", "coppermine", "northwood", "prescott", "banias", "atom",
-       "core2", "penryn", "dunnington", "nehalem", "athlon", "opteron",
-       "opteron_sse3", "barcelona", "bobcat", "nano", "unknown",
-       "sandybridge", "bulldozer", "piledriver", "steamroller"}
-
-
-def cpu_flags():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("flags"):
-                return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "scripts"))
+coretype = importlib.import_module("openblas-coretype")
 
 
 def main():
-    flags = cpu_flags()
+    flags = coretype.cpu_flags()
     modern = "avx2" in flags and "fma" in flags
     found = 0
     for line in open(sys.argv[1]):
@@ -34,7 +25,7 @@ def main():
             continue
         found += 1
         rank, core = m.group(1), m.group(2)
-        if modern and core.lower() in OLD:
+        if modern and core.lower() in coretype.OLD_CORES:
             print("rank %s: runs OpenBLAS's %s kernels on a CPU with AVX2" %
                   (rank, core))
         else:
