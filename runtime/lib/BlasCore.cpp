@@ -27,10 +27,10 @@ std::optional<Level> coreLevel(std::string_view core) {
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return std::tolower(c); });
   static const char *const sse[] = {
-      "katmai",  "coppermine", "northwood", "prescott",   "banias",
-      "atom",    "core2",      "penryn",    "dunnington", "nehalem",
-      "athlon",  "opteron",    "opteron_sse3", "barcelona", "bobcat",
-      "nano",    "unknown"};
+      "katmai", "coppermine", "northwood",    "prescott",   "banias",
+      "atom",   "core2",      "penryn",       "dunnington", "nehalem",
+      "athlon", "opteron",    "opteron_sse3", "barcelona",  "bobcat",
+      "nano",   "unknown"};
   static const char *const avx[] = {"sandybridge", "bulldozer", "piledriver",
                                     "steamroller"};
   static const char *const avx2[] = {"haswell", "zen", "excavator"};
@@ -58,10 +58,9 @@ CpuVectorIsa hostVectorIsa() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   isa.avx2Fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  isa.avx512 = __builtin_cpu_supports("avx512f") &&
-               __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl");
+  isa.avx512 =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
   isa.avx512Bf16 = isa.avx512 && __builtin_cpu_supports("avx512bf16");
 #endif
   return isa;

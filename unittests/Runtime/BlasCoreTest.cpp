@@ -27,10 +27,8 @@ TEST(BlasCoreTest, GenericKernelsGiveWayToTheCpusInstructions) {
   // Debian 12's OpenBLAS on a Xeon it does not know: Prescott.
   EXPECT_EQ(betterOpenBlasCore("Prescott", isa(true, true, true)),
             "Cooperlake");
-  EXPECT_EQ(betterOpenBlasCore("Prescott", isa(true, true, false)),
-            "SkylakeX");
-  EXPECT_EQ(betterOpenBlasCore("Nehalem", isa(true, false, false)),
-            "Haswell");
+  EXPECT_EQ(betterOpenBlasCore("Prescott", isa(true, true, false)), "SkylakeX");
+  EXPECT_EQ(betterOpenBlasCore("Nehalem", isa(true, false, false)), "Haswell");
   // AVX kernels are older than AVX2's too; the name's case does not matter.
   EXPECT_EQ(betterOpenBlasCore("SANDYBRIDGE", isa(true, false, false)),
             "Haswell");
