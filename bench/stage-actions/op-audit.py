@@ -11,10 +11,12 @@ the op's share of the function's error; largest shares first.
 
 PIPE_FILE is `pipewave-compile --emit=pipe` output. Run with
 OPENBLAS_NUM_THREADS=1 like the runtime; OPENBLAS_CORETYPE, when unset, is
-set to the kernels the runtime's ranks run (scripts/openblas-coretype.py). The one-op F includes the device's
-actionSeconds on both sides (the harness's call of a one-op function).
+set to the kernels the runtime's ranks run (scripts/openblas-coretype.py).
+The one-op F includes the device's actionSeconds on both sides (the
+harness's call of a one-op function).
 """
 
+import importlib
 import os
 import re
 import subprocess
@@ -75,12 +77,11 @@ def main(argv):
     reps = argv[5] if len(argv) > 5 else "20"
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.join(here, "..", "..")
-    if not os.environ.get("OPENBLAS_CORETYPE"):
-        core = subprocess.run(
-            [sys.executable, os.path.join(root, "scripts", "openblas-coretype.py")],
-            capture_output=True, text=True).stdout.strip()
-        if core:
-            os.environ["OPENBLAS_CORETYPE"] = core
+    sys.path.insert(0, os.path.join(root, "scripts"))
+    coretype = importlib.import_module("openblas-coretype")
+    own = coretype.own_core()
+    if own and not os.environ.get("OPENBLAS_CORETYPE"):
+        os.environ["OPENBLAS_CORETYPE"] = coretype.runtime_core(own)
     header, body = function_body(open(pipe).read(), function)
     types = arg_types(header)
     definitions, groups = {}, {}

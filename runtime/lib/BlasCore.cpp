@@ -76,28 +76,31 @@ std::optional<std::string> betterOpenBlasCore(std::string_view core,
   return std::string("Haswell");
 }
 
+const char *openBlasCoreName() {
+  using Text = char *(*)();
+  auto coreName =
+      reinterpret_cast<Text>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  return coreName ? coreName() : nullptr;
+}
+
 void restartForBetterBlasKernels(char **argv) {
   const char *forced = std::getenv("OPENBLAS_CORETYPE");
   if ((forced && *forced) || !argv || !argv[0])
     return;
-  // Found at run time: a binary without OpenBLAS (every matmul vectorised)
-  // has nothing to choose.
+  // Only a DYNAMIC_ARCH build reads the variable.
   using Text = char *(*)();
-  auto coreName =
-      reinterpret_cast<Text>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
   auto config =
       reinterpret_cast<Text>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
-  if (!coreName || !config || !config() ||
-      !std::strstr(config(), "DYNAMIC_ARCH") || !coreName())
+  const char *configText = config ? config() : nullptr;
+  const char *core = openBlasCoreName();
+  if (!configText || !std::strstr(configText, "DYNAMIC_ARCH") || !core)
     return;
-  std::string core = coreName();
   std::optional<std::string> better = betterOpenBlasCore(core, hostVectorIsa());
   if (!better)
     return;
-  if (setenv("OPENBLAS_CORETYPE", better->c_str(), 1) != 0 ||
-      setenv(kOpenBlasOwnCoreVariable, core.c_str(), 1) != 0)
-    return;
-  execv("/proc/self/exe", argv);
+  if (setenv(kOpenBlasOwnCoreVariable, core, 1) == 0 &&
+      setenv("OPENBLAS_CORETYPE", better->c_str(), 1) == 0)
+    execv("/proc/self/exe", argv);
   // No restart (no /proc, say): go on with the kernels OpenBLAS chose, and
   // say so truthfully.
   unsetenv("OPENBLAS_CORETYPE");

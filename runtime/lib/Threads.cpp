@@ -6,6 +6,8 @@
 
 #include "pipewave-runtime/Threads.h"
 
+#include "pipewave-runtime/BlasCore.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -75,10 +77,7 @@ std::string describeGemmKernels(const char *core, const char *coretypeEnv,
 }
 
 std::string gemmKernels(const char *coretypeEnv, const char *ownCoreEnv) {
-  using CoreName = char *(*)();
-  auto name =
-      reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
-  return describeGemmKernels(name ? name() : nullptr, coretypeEnv, ownCoreEnv);
+  return describeGemmKernels(openBlasCoreName(), coretypeEnv, ownCoreEnv);
 }
 
 } // namespace pipewave::runtime

@@ -34,6 +34,14 @@ using namespace pipewave::runtime::test;
 
 namespace {
 
+/// The model's default two stages, both on one rank (the "local" schedule
+/// the executor tests drive).
+TrainConfig everyStageOnOneRank() {
+  TrainConfig config;
+  config.schedule = "local";
+  return config;
+}
+
 /// Which synchronisation a FaultyDevice forgets.
 struct Faults {
   /// Every copy starts 30 ms late (so an unordered reader loses the race).
@@ -204,8 +212,7 @@ Comparison compare(const TrainConfig &config, Device &device, int steps = 3,
 } // namespace
 
 TEST(AsyncExecutorTest, TrainingIsBitIdenticalToTheHostDevice) {
-  TrainConfig config;
-  config.schedule = "local";
+  TrainConfig config = everyStageOnOneRank();
   for (int stages : {1, 2, 4})
     for (int mb : {1, 4})
       for (bool split : {false, true}) {
@@ -249,8 +256,7 @@ TEST(AsyncExecutorTest, InferenceOutputsAreBitIdenticalToTheReference) {
 }
 
 TEST(AsyncExecutorTest, OptimizerStateRoundTripsThroughTheDevice) {
-  TrainConfig config;
-  config.schedule = "local";
+  TrainConfig config = everyStageOnOneRank();
   auto device = createAsyncTestDevice();
   TrainRun run(config, adam(), device.get());
   run.step(1);
@@ -268,9 +274,7 @@ TEST(AsyncExecutorTest, OptimizerStateRoundTripsThroughTheDevice) {
 }
 
 TEST(AsyncExecutorTest, SlowCopiesStillGiveTheSameNumbers) {
-  TrainConfig config;
-  config.schedule = "local";
-  config.stages = 2;
+  TrainConfig config = everyStageOnOneRank();
   FaultyDevice device(Faults{true, false, false});
   Comparison c = compare(config, device, 2);
   EXPECT_EQ(c.host, c.other);
@@ -279,9 +283,7 @@ TEST(AsyncExecutorTest, SlowCopiesStillGiveTheSameNumbers) {
 
 TEST(AsyncExecutorTest, AMissingStreamWaitChangesTheNumbers) {
   // The compute stream no longer waits for the data inputs' copy.
-  TrainConfig config;
-  config.schedule = "local";
-  config.stages = 2;
+  TrainConfig config = everyStageOnOneRank();
   FaultyDevice device(Faults{true, true, false});
   Comparison c = compare(config, device, 2);
   EXPECT_NE(c.host, c.other);
@@ -289,9 +291,7 @@ TEST(AsyncExecutorTest, AMissingStreamWaitChangesTheNumbers) {
 
 TEST(AsyncExecutorTest, AMissingHostWaitChangesTheNumbers) {
   // runStep() returns before the outputs are copied back.
-  TrainConfig config;
-  config.schedule = "local";
-  config.stages = 2;
+  TrainConfig config = everyStageOnOneRank();
   FaultyDevice device(Faults{true, false, true});
   Comparison c = compare(config, device, 2, /*checkState=*/false);
   EXPECT_NE(c.host, c.other);
@@ -300,9 +300,7 @@ TEST(AsyncExecutorTest, AMissingHostWaitChangesTheNumbers) {
 TEST(AsyncExecutorTest, TracedSlicesLastUntilTheDeviceIsDone) {
   // Every stage function runs 30 ms after it is issued: a compute slice
   // that measured only the issuing would be far shorter.
-  TrainConfig config;
-  config.schedule = "local";
-  config.stages = 2;
+  TrainConfig config = everyStageOnOneRank();
   FaultyDevice device(Faults{false, false, false, true});
   Trace trace;
   trace.start(0);
@@ -321,9 +319,7 @@ TEST(AsyncExecutorTest, TracedSlicesLastUntilTheDeviceIsDone) {
 TEST(AsyncExecutorTest, PrefetchedBatchesGiveTheSameNumbers) {
   // Every copy starts 30 ms late: a step that read its prefetched batch
   // before the copy landed would see poison.
-  TrainConfig config;
-  config.schedule = "local";
-  config.stages = 2;
+  TrainConfig config = everyStageOnOneRank();
   FaultyDevice device(Faults{true, false, false});
   Comparison c = compare(config, device, 3, true, /*prefetch=*/true);
   EXPECT_EQ(c.host, c.other);
@@ -331,9 +327,7 @@ TEST(AsyncExecutorTest, PrefetchedBatchesGiveTheSameNumbers) {
 }
 
 TEST(AsyncExecutorTest, APrefetchedStepUploadsNothingAtItsStart) {
-  TrainConfig config;
-  config.schedule = "local";
-  config.stages = 2;
+  TrainConfig config = everyStageOnOneRank();
   auto device = createAsyncTestDevice();
   Trace trace;
   trace.start(0);

@@ -46,6 +46,10 @@ CpuVectorIsa hostVectorIsa();
 std::optional<std::string> betterOpenBlasCore(std::string_view core,
                                               const CpuVectorIsa &isa);
 
+/// The kernels OpenBLAS runs (its openblas_get_corename(), found at run
+/// time); null when the process has no OpenBLAS (every matmul vectorised).
+const char *openBlasCoreName();
+
 /// The variable that tells the restarted process which kernels OpenBLAS
 /// chose on its own (so that --print-memory can say why they changed).
 inline constexpr const char *kOpenBlasOwnCoreVariable =
