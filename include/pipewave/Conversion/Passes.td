@@ -161,7 +161,8 @@ def PipeMatmulToBlas : Pass<"pipe-matmul-to-blas", "::mlir::ModuleOp"> {
     Rewrites every `linalg.batch_matmul` and `linalg.matmul` on f32 memrefs
     (default indexing maps) into a call of the runtime helper
     `pw_sgemm_batched` / `pw_sgemm` (provided by libpipewave_cpu_kernels,
-    calling OpenBLAS `cblas_sgemm`), passing the operands as strided memrefs
+    calling OpenBLAS `cblas_sgemm`, or for products of few rows on a CPU
+    with AVX-512 pipewave's own kernel), passing the operands as strided memrefs
     so that any row- or column-major view is accepted. A `linalg.fill` of
     zero that initialises the output right before the matmul is folded into
     the call (beta = 0). An operand copied by a `linalg.transpose` that swaps

@@ -14,9 +14,13 @@
  * They compute C = A * B + beta * C (for every batch b of the batched form)
  * with OpenBLAS cblas_sgemm when each matrix has a unit stride along one of
  * its dimensions (row- or column-major, any leading dimension), and with
- * plain loops otherwise. Batch dimensions of size 1 broadcast.
+ * plain loops otherwise. Batch dimensions of size 1 broadcast. Products with
+ * few rows go to pipewave's own AVX-512 kernel where it is the faster one
+ * (SmallGemm.c).
  *
  *===----------------------------------------------------------------------===*/
+
+#include "SmallGemm.h"
 
 #include <cblas.h>
 #include <stdint.h>
@@ -56,6 +60,9 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c) {
   if (k > 0 && blas_layout(a, &ta, &lda) && blas_layout(b, &tb, &ldb) &&
       blas_layout(c, &tc, &ldc) && tc == CblasNoTrans && m < INT32_MAX &&
       n < INT32_MAX && k < INT32_MAX) {
+    if (pw_small_gemm(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs,
+                      beta, c->data, ldc, openblas_get_num_threads()))
+      return;
     cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
                 (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
     return;

@@ -1,0 +1,30 @@
+#!/bin/sh
+# The matmuls of a linear layer at microbatch sizes, with OpenBLAS's
+# cblas_sgemm and with pipewave's AVX-512 kernel for few-row products
+# (lib/Target/CPU/SmallGemm.c), alternated in one process on one core.
+#
+#   bench/small-gemm/run.sh BUILD_DIR [REPS] [M K N ...]
+#
+# Default shapes: the peer bench's MLP (32-row microbatches of a 512-wide
+# layer), then 8, 64 and 128 rows, and the examples' 4x128x128. OpenBLAS
+# runs the kernels pipewave's ranks run (scripts/openblas-coretype.py).
+set -eu
+build=${1:?usage: run.sh BUILD_DIR [REPS] [M K N ...]}
+shift
+reps=${1:-200}
+[ $# -gt 0 ] && shift
+[ $# -eq 0 ] && set -- 32 512 512 8 512 512 64 512 512 128 512 512 4 128 128
+here=$(cd "$(dirname "$0")" && pwd)
+root="$here/../.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O2 -I"$root/lib/Target/CPU" -I/usr/include/openblas \
+  "$here/bench_small_gemm.c" "$build/lib/libpipewave_cpu_kernels.a" \
+  -lopenblas -o "$work/bench_small_gemm"
+export OPENBLAS_NUM_THREADS=1
+core=$(python3 "$root/scripts/openblas-coretype.py")
+[ -n "$core" ] && export OPENBLAS_CORETYPE="$core"
+pin=""
+command -v taskset >/dev/null && pin="taskset -c 0"
+echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-OpenBLAS's choice}"
+$pin "$work/bench_small_gemm" "$reps" "$@"

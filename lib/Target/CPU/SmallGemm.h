@@ -1,0 +1,32 @@
+/*===- SmallGemm.h - AVX-512 GEMM for few-row products ---------*- C -*-===*
+ *
+ * Part of the pipewave project.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef PIPEWAVE_TARGET_CPU_SMALLGEMM_H
+#define PIPEWAVE_TARGET_CPU_SMALLGEMM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether the kernel is the faster choice for an m x n x k product (B and A
+ * stored transposed or not), on a CPU with AVX-512. */
+int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
+                        int aTransposed);
+
+/* C = beta * C + A * B with A(i, p) = a[i * ars + p * acs], B(p, j) =
+ * b[p * brs + j * bcs] and C row-major (ldc). Returns 1 when done, 0 when
+ * the caller should call OpenBLAS instead (see SmallGemm.c). */
+int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                  int64_t acs, const float *b, int64_t brs, int64_t bcs,
+                  float beta, float *c, int64_t ldc, int blasThreads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,158 @@
+//===- KernelsTest.cpp - The matmul helpers of compiled stage code -------===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// pw_sgemm (through its memref-descriptor arguments) and the AVX-512 kernel
+// behind it, against a product in double precision: every layout of A and B,
+// beta 0, 1 and 0.5, leading dimensions wider than the matrix, shapes that
+// end inside a 12x32 tile and k that crosses the kernel's 256-step blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SmallGemm.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+extern "C" void pw_sgemm(float beta, float *aAlloc, float *a, int64_t aOff,
+                         int64_t aM, int64_t aK, int64_t aSm, int64_t aSk,
+                         float *bAlloc, float *b, int64_t bOff, int64_t bK,
+                         int64_t bN, int64_t bSk, int64_t bSn, float *cAlloc,
+                         float *c, int64_t cOff, int64_t cM, int64_t cN,
+                         int64_t cSm, int64_t cSn);
+
+namespace {
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+// A strided view of a random matrix: element (i, j) at data[off + i*rs + j*cs].
+struct View {
+  std::vector<float> data;
+  int64_t off, rs, cs;
+  float at(int64_t i, int64_t j) const { return data[off + i * rs + j * cs]; }
+};
+
+// rows x cols, row-major or (transposed) column-major, with 3 spare
+// elements per leading dimension and an offset of 5.
+View makeView(int64_t rows, int64_t cols, bool colMajor, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  View v;
+  v.off = 5;
+  int64_t ld = (colMajor ? rows : cols) + 3;
+  v.rs = colMajor ? 1 : ld;
+  v.cs = colMajor ? ld : 1;
+  v.data.resize(v.off + ld * (colMajor ? cols : rows));
+  for (float &x : v.data)
+    x = dist(rng);
+  return v;
+}
+
+// The largest |got - want| over |want|'s scale, for C = beta*C0 + A*B.
+double maxError(const View &a, const View &b, const std::vector<float> &c0,
+                const std::vector<float> &c, int64_t ldc, float beta, Shape s) {
+  double worst = 0.0;
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t j = 0; j < s.n; ++j) {
+      double want = beta * double(c0[i * ldc + j]);
+      double scale = std::fabs(want);
+      for (int64_t p = 0; p < s.k; ++p) {
+        double term = double(a.at(i, p)) * b.at(p, j);
+        want += term;
+        scale += std::fabs(term);
+      }
+      double err = std::fabs(double(c[i * ldc + j]) - want) / (scale + 1e-30);
+      worst = std::max(worst, err);
+    }
+  return worst;
+}
+
+const Shape kShapes[] = {{32, 512, 512}, {8, 128, 128},  {13, 47, 300},
+                         {16, 33, 64},   {128, 96, 257}, {32, 130, 70},
+                         {4, 128, 128},  {512, 64, 32},  {3, 5, 7}};
+
+class GemmLayouts
+    : public ::testing::TestWithParam<std::tuple<bool, bool, float>> {};
+
+// Every shape, through pw_sgemm: OpenBLAS or the kernel, as it decides.
+TEST_P(GemmLayouts, PwSgemmMatchesDoubleProduct) {
+  auto [aT, bT, beta] = GetParam();
+  std::mt19937 rng(7);
+  for (Shape s : kShapes) {
+    View a = makeView(s.m, s.k, aT, rng);
+    View b = makeView(s.k, s.n, bT, rng);
+    int64_t ldc = s.n + 2;
+    std::vector<float> c0(s.m * ldc);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    for (float &x : c0)
+      x = dist(rng);
+    std::vector<float> c = c0;
+    pw_sgemm(beta, a.data.data(), a.data.data(), a.off, s.m, s.k, a.rs, a.cs,
+             b.data.data(), b.data.data(), b.off, s.k, s.n, b.rs, b.cs,
+             c.data(), c.data(), 0, s.m, s.n, ldc, 1);
+    EXPECT_LT(maxError(a, b, c0, c, ldc, beta, s), 1e-5)
+        << s.m << "x" << s.n << "x" << s.k;
+  }
+}
+
+// The kernel itself, for every product it takes.
+TEST_P(GemmLayouts, SmallGemmMatchesDoubleProduct) {
+  auto [aT, bT, beta] = GetParam();
+  if (!__builtin_cpu_supports("avx512f"))
+    GTEST_SKIP() << "the kernel needs AVX-512";
+  std::mt19937 rng(11);
+  int taken = 0;
+  for (Shape s : kShapes) {
+    if (!pw_small_gemm_takes(s.m, s.n, s.k, bT, aT))
+      continue;
+    View a = makeView(s.m, s.k, aT, rng);
+    View b = makeView(s.k, s.n, bT, rng);
+    int64_t ldc = s.n + 2;
+    std::vector<float> c0(s.m * ldc, 0.25f);
+    std::vector<float> c = c0;
+    ASSERT_EQ(pw_small_gemm(s.m, s.n, s.k, a.data.data() + a.off, a.rs, a.cs,
+                            b.data.data() + b.off, b.rs, b.cs, beta, c.data(),
+                            ldc, 1),
+              1);
+    EXPECT_LT(maxError(a, b, c0, c, ldc, beta, s), 1e-5)
+        << s.m << "x" << s.n << "x" << s.k;
+    // The elements between rows (ldc > n) are not written.
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = s.n; j < ldc; ++j)
+        ASSERT_EQ(c[i * ldc + j], 0.25f);
+    ++taken;
+  }
+  // Transposed A against transposed B is left to OpenBLAS.
+  if (!(aT && bT)) {
+    EXPECT_GT(taken, 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllLayouts, GemmLayouts,
+    ::testing::Combine(::testing::Bool(), ::testing::Bool(),
+                       ::testing::Values(0.0f, 1.0f, 0.5f)));
+
+TEST(SmallGemm, LeavesTheRestToOpenBlas) {
+  // More than one OpenBLAS thread: OpenBLAS splits the product.
+  std::vector<float> a(32 * 512, 1.0f), b(512 * 512, 1.0f), c(32 * 512);
+  EXPECT_EQ(pw_small_gemm(32, 512, 512, a.data(), 512, 1, b.data(), 512, 1,
+                          0.0f, c.data(), 512, 2),
+            0);
+  // Shapes where OpenBLAS is the faster: many rows, a short k, few rows
+  // against a transposed B.
+  EXPECT_FALSE(pw_small_gemm_takes(256, 512, 512, 0, 0));
+  EXPECT_FALSE(pw_small_gemm_takes(512, 512, 32, 0, 1));
+  EXPECT_FALSE(pw_small_gemm_takes(4, 128, 128, 1, 0));
+  EXPECT_TRUE(pw_small_gemm_takes(32, 512, 512, 0, 0));
+  EXPECT_TRUE(pw_small_gemm_takes(32, 512, 512, 1, 0));
+}
+
+} // namespace
