@@ -190,15 +190,19 @@ static PW_AVX512 int transposedGemm(int64_t m, int64_t n, int64_t k,
   return 1;
 }
 
+/* Decided once per process; the atomics keep concurrent first calls (stage
+ * code on several threads) free of a data race. */
 static int enabled(void) {
   static int state = -1; /* -1: not yet decided */
-  if (state < 0) {
-    const char *env = getenv("PIPEWAVE_GEMM");
-    __builtin_cpu_init();
-    state =
-        __builtin_cpu_supports("avx512f") && !(env && strcmp(env, "blas") == 0);
-  }
-  return state;
+  int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
+  if (known >= 0)
+    return known;
+  const char *env = getenv("PIPEWAVE_GEMM");
+  __builtin_cpu_init();
+  known = __builtin_cpu_supports("avx512f") &&
+          !(env && strcmp(env, "blas") == 0);
+  __atomic_store_n(&state, known, __ATOMIC_RELAXED);
+  return known;
 }
 
 /* Measured on an Intel Xeon with AVX-512 (bench/small-gemm, docs/bench.md):
