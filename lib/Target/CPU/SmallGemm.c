@@ -199,8 +199,8 @@ static int enabled(void) {
     return known;
   const char *env = getenv("PIPEWAVE_GEMM");
   __builtin_cpu_init();
-  known = __builtin_cpu_supports("avx512f") &&
-          !(env && strcmp(env, "blas") == 0);
+  known =
+      __builtin_cpu_supports("avx512f") && !(env && strcmp(env, "blas") == 0);
   __atomic_store_n(&state, known, __ATOMIC_RELAXED);
   return known;
 }
