@@ -134,17 +134,65 @@ static PW_AVX512 void broadcastGemm(int64_t m, int64_t n, int64_t k,
   }
 }
 
-/* dst[j * ldd + i] = src[i * lds + j] for i < rows, j < cols, in 16x16
- * blocks so that both sides stay within a few cache lines. */
-static void transpose(const float *src, int64_t lds, int64_t rows, int64_t cols,
-                      float *dst, int64_t ldd) {
+/* Rows 0-15 of out = columns 0-15 of the 16x16 block at src (row stride
+ * lds): four rounds of in-register shuffles. */
+static inline __attribute__((always_inline)) PW_AVX512 void
+transposeBlock(const float *src, int64_t lds, __m512 out[16]) {
+  __m512 t[16];
+  for (int i = 0; i < 16; ++i)
+    out[i] = _mm512_loadu_ps(src + i * lds);
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(out[i], out[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(out[i], out[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {
+    __m512d a = _mm512_castps_pd(t[i]), b = _mm512_castps_pd(t[i + 1]);
+    __m512d c = _mm512_castps_pd(t[i + 2]), d = _mm512_castps_pd(t[i + 3]);
+    out[i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+    out[i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+    out[i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+    out[i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+  }
+  for (int g = 0; g < 16; g += 8)
+    for (int i = 0; i < 4; ++i) {
+      t[g + i] = _mm512_shuffle_f32x4(out[g + i], out[g + i + 4], 0x88);
+      t[g + i + 4] = _mm512_shuffle_f32x4(out[g + i], out[g + i + 4], 0xdd);
+    }
+  for (int i = 0; i < 8; ++i) {
+    out[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+    out[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
+  }
+}
+
+/* dst[j * ldd + i] = src[i * lds + j] (beta == 0), or dst = beta * dst +
+ * that (beta != 0), for i < rows, j < cols: whole 16x16 blocks in
+ * registers, the edges element by element. */
+static PW_AVX512 void transposeInto(const float *src, int64_t lds, int64_t rows,
+                                    int64_t cols, float beta, float *dst,
+                                    int64_t ldd) {
+  __m512 vbeta = _mm512_set1_ps(beta);
   for (int64_t i0 = 0; i0 < rows; i0 += 16)
     for (int64_t j0 = 0; j0 < cols; j0 += 16) {
+      if (i0 + 16 <= rows && j0 + 16 <= cols) {
+        __m512 block[16];
+        transposeBlock(src + i0 * lds + j0, lds, block);
+        for (int j = 0; j < 16; ++j) {
+          float *out = dst + (j0 + j) * ldd + i0;
+          __m512 x = block[j];
+          if (beta != 0.0f)
+            x = _mm512_fmadd_ps(vbeta, _mm512_loadu_ps(out), x);
+          _mm512_storeu_ps(out, x);
+        }
+        continue;
+      }
       int64_t i1 = i0 + 16 < rows ? i0 + 16 : rows;
       int64_t j1 = j0 + 16 < cols ? j0 + 16 : cols;
-      for (int64_t i = i0; i < i1; ++i)
-        for (int64_t j = j0; j < j1; ++j)
-          dst[j * ldd + i] = src[i * lds + j];
+      for (int64_t j = j0; j < j1; ++j)
+        for (int64_t i = i0; i < i1; ++i) {
+          float *out = &dst[j * ldd + i];
+          *out =
+              beta == 0.0f ? src[i * lds + j] : beta * *out + src[i * lds + j];
+        }
     }
 }
 
@@ -175,18 +223,9 @@ static PW_AVX512 int transposedGemm(int64_t m, int64_t n, int64_t k,
   if (!at)
     return 0;
   float *t = at + k * m;
-  transpose(a, lda, m, k, at, m);
+  transposeInto(a, lda, m, k, 0.0f, at, m);
   broadcastGemm(n, m, k, b, ldb, 1, at, m, 0.0f, t, m);
-  for (int64_t i0 = 0; i0 < m; i0 += 16)
-    for (int64_t j0 = 0; j0 < n; j0 += 16) {
-      int64_t i1 = i0 + 16 < m ? i0 + 16 : m;
-      int64_t j1 = j0 + 16 < n ? j0 + 16 : n;
-      for (int64_t i = i0; i < i1; ++i)
-        for (int64_t j = j0; j < j1; ++j) {
-          float *out = &c[i * ldc + j];
-          *out = beta == 0.0f ? t[j * m + i] : beta * *out + t[j * m + i];
-        }
-    }
+  transposeInto(t, m, n, m, beta, c, ldc);
   return 1;
 }
 
