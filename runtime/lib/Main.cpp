@@ -55,6 +55,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+// The stage code's matmul helpers (lib/Target/CPU/Kernels.c), in binaries
+// whose matmuls call them.
+extern "C" int pw_small_gemm_active(void) __attribute__((weak));
+
 namespace pipewave::runtime {
 
 namespace {
@@ -450,6 +454,8 @@ void Driver::chooseGemmThreads() {
                                     std::getenv(kOpenBlasOwnCoreVariable));
   if (!kernels.empty())
     gemmThreads += ", " + kernels;
+  if (!kernels.empty() && pw_small_gemm_active && pw_small_gemm_active())
+    gemmThreads += ", few-row products on pipewave's AVX-512 kernel";
 }
 
 } // namespace pipewave::runtime

@@ -111,6 +111,14 @@ void pw_sgemm_batched(float beta, float *a_alloc, float *a, int64_t a_off,
   }
 }
 
+/* For the runtime's --print-memory report (a weak reference there: a
+ * binary without these helpers has no OpenBLAS matmuls): whether products
+ * of few rows run on pipewave's kernel, which leaves them to OpenBLAS when
+ * OpenBLAS runs more than one thread. */
+int pw_small_gemm_active(void) {
+  return pw_small_gemm_enabled() && openblas_get_num_threads() == 1;
+}
+
 /* memref.copy between buffers that are not both contiguous (e.g. the strided
  * slices of a split) lowers to a call of MLIR's runtime helper `memrefCopy`
  * (elsewhere in libmlir_c_runner_utils, which compiled models do not link).

@@ -249,6 +249,8 @@ static int enabled(void) {
  * and up to 2.4x faster at 8-32 rows; OpenBLAS stays faster for a short k
  * (a weight gradient over a microbatch), for many rows, and for four rows
  * or fewer against a small weight. */
+int pw_small_gemm_enabled(void) { return enabled(); }
+
 int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
                         int aTransposed) {
   if (k < 64 || n < 32)
@@ -276,6 +278,8 @@ int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
 }
 
 #else /* not x86-64 with GCC or Clang */
+
+int pw_small_gemm_enabled(void) { return 0; }
 
 int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
                         int aTransposed) {

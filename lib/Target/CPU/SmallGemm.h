@@ -13,6 +13,10 @@
 extern "C" {
 #endif
 
+/* Whether the kernel runs in this process: a CPU with AVX-512 and no
+ * PIPEWAVE_GEMM=blas in the environment. */
+int pw_small_gemm_enabled(void);
+
 /* Whether the kernel is the faster choice for an m x n x k product (B and A
  * stored transposed or not), on a CPU with AVX-512. */
 int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
