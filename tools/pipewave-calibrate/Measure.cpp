@@ -9,6 +9,7 @@
 #include "pipewave/Support/Json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -56,6 +57,39 @@ std::string readFile(const std::string &path) {
   return buffer.str();
 }
 
+/// BASE.trace.json parsed, with a traceEvents array; nullopt with `error`
+/// set otherwise.
+std::optional<json::JsonValue> readTrace(const std::string &base,
+                                         std::string &error) {
+  std::string message;
+  std::optional<json::JsonValue> trace =
+      json::parseJson(readFile(base + ".trace.json"), &message);
+  const json::JsonValue *events = trace ? trace->find("traceEvents") : nullptr;
+  if (!events || !events->isArray()) {
+    error = base + ".trace.json: no traceEvents " + message;
+    return std::nullopt;
+  }
+  return trace;
+}
+
+/// Seconds from the first complete slice's start to the last one's end.
+double traceSpan(const json::JsonValue &trace) {
+  double first = 0, last = 0;
+  bool any = false;
+  for (const json::JsonValue &event : trace.find("traceEvents")->array) {
+    const json::JsonValue *ph = event.find("ph");
+    const json::JsonValue *ts = event.find("ts");
+    const json::JsonValue *dur = event.find("dur");
+    if (!ph || ph->string != "X" || !ts || !dur)
+      continue;
+    first = any ? std::min(first, ts->number) : ts->number;
+    last = any ? std::max(last, ts->number + dur->number)
+               : ts->number + dur->number;
+    any = true;
+  }
+  return any ? (last - first) * 1e-6 : 0.0;
+}
+
 } // namespace
 
 bool Runner::run(const std::string &command, const std::string &log,
@@ -81,14 +115,24 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
                       model.compileFlags;
   std::string compile = binDir + "/pipewave-compile " + base + ".mlir -o " +
                         base + ".bin" + flags;
-  std::string traceArgs =
-      " --steps " + std::to_string(steps) + " --trace " + base + ".trace.json" +
-      (model.training ? " --optimizer adam --lr 0.001" : "");
-  // A CUDA binary runs on this process's GPU without a launcher.
-  std::string run =
-      (cuda ? base + ".bin" + data
-            : binDir + "/pipewave-run -n 1 " + base + ".bin" + data) +
-      traceArgs;
+  // A model of one small op runs all its steps within a millisecond, and
+  // its ops run slower there than later: a 4x128x128 matmul's F took
+  // 1.31 us over the first 0.2 ms of a run and 0.86 us from 0.3 ms on,
+  // with either matmul kernel (the core leaving idle; the same on one
+  // run after another). A pipeline's actions run in the later state, so a
+  // model whose run was shorter than kSteadyRunSeconds runs again with
+  // enough steps to last that long, and only its last `steps` steps count.
+  constexpr double kSteadyRunSeconds = 0.05;
+  constexpr int kMostSteps = 20000;
+  auto runCommand = [&](int count) {
+    std::string traceArgs =
+        " --steps " + std::to_string(count) + " --trace " + base +
+        ".trace.json" + (model.training ? " --optimizer adam --lr 0.001" : "");
+    // A CUDA binary runs on this process's GPU without a launcher.
+    return (cuda ? base + ".bin" + data
+                 : binDir + "/pipewave-run -n 1 " + base + ".bin" + data) +
+           traceArgs;
+  };
   // What the binary is compiled from, without this machine's paths.
   std::string key = flags + "\n" + model.text;
   std::string &built = compiled[name];
@@ -122,17 +166,23 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
   }
   if (compileOnly)
     return Timing{1e-3, 1e-3, 1e-6};
-  if (!Runner::run(run, base + ".run.log", error))
+  if (!Runner::run(runCommand(steps), base + ".run.log", error))
     return std::nullopt;
-
-  std::string message;
-  std::optional<json::JsonValue> trace =
-      json::parseJson(readFile(base + ".trace.json"), &message);
-  const json::JsonValue *events = trace ? trace->find("traceEvents") : nullptr;
-  if (!events || !events->isArray()) {
-    error = base + ".trace.json: no traceEvents " + message;
+  std::optional<json::JsonValue> trace = readTrace(base, error);
+  if (!trace)
     return std::nullopt;
+  int ran = cuda ? steps
+                 : stepsForSteadyRun(steps, traceSpan(*trace),
+                                     kSteadyRunSeconds, kMostSteps);
+  if (ran != steps) {
+    if (!Runner::run(runCommand(ran), base + ".run.log", error))
+      return std::nullopt;
+    trace = readTrace(base, error);
+    if (!trace)
+      return std::nullopt;
   }
+  const int firstStep = firstCountedStep(ran, steps);
+  const json::JsonValue *events = trace->find("traceEvents");
   std::vector<double> forward, optimizer;
   // By step: each slice's start and end (µs) and whether it is an action.
   std::map<int, std::vector<Slice>> slices;
@@ -143,7 +193,7 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
     const json::JsonValue *args = event.find("args");
     const json::JsonValue *step = args ? args->find("step") : nullptr;
     if (!ph || ph->string != "X" || !nameField || !dur || !step ||
-        step->number < 2)
+        step->number < firstStep)
       continue;
     if (nameField->string.rfind("F s0", 0) == 0)
       forward.push_back(dur->number * 1e-6);

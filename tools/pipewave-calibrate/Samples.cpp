@@ -7,6 +7,7 @@
 #include "Samples.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pipewave::calibrate {
 
@@ -75,6 +76,18 @@ std::vector<double> gapsAfterActions(std::vector<Slice> step) {
     if (step[i].action)
       gaps.push_back(std::max(0.0, step[i + 1].start - step[i].end));
   return gaps;
+}
+
+int stepsForSteadyRun(int steps, double spanSeconds, double steadySeconds,
+                      int most) {
+  if (spanSeconds >= steadySeconds || steps >= most)
+    return steps;
+  double scale = std::ceil(steadySeconds / std::max(spanSeconds, 1e-6));
+  return static_cast<int>(std::min<double>(most, steps * scale));
+}
+
+int firstCountedStep(int ran, int steps) {
+  return std::max(2, ran - steps + 2);
 }
 
 } // namespace pipewave::calibrate

@@ -79,6 +79,16 @@ bool isActionName(const std::string &name);
 /// overlapping slices count 0). An action that ends the step has none.
 std::vector<double> gapsAfterActions(std::vector<Slice> step);
 
+/// The steps a microbenchmark runs so that its run lasts `steadySeconds`:
+/// `steps` when a run of them lasted `spanSeconds` >= steadySeconds, else
+/// `steps` scaled up to that length, at most `most`.
+int stepsForSteadyRun(int steps, double spanSeconds, double steadySeconds,
+                      int most);
+
+/// The first step whose slices count, of a run of `ran` steps of which the
+/// last `steps` - 1 count (step 1 warms the caches: never counted).
+int firstCountedStep(int ran, int steps);
+
 } // namespace pipewave::calibrate
 
 #endif // PIPEWAVE_TOOLS_CALIBRATE_SAMPLES_H

@@ -111,3 +111,20 @@ TEST(SamplesTest, GapsFollowEachActionToTheNextSlice) {
             (std::vector<double>{0}));
   EXPECT_TRUE(gapsAfterActions({}).empty());
 }
+
+TEST(SamplesTest, ShortRunsRunAgainLongEnough) {
+  // 30 steps in 0.2 ms: again with 30 * ceil(0.05 / 0.0002) = 7500 steps.
+  EXPECT_EQ(stepsForSteadyRun(30, 0.0002, 0.05, 20000), 7500);
+  // At most `most`; a run that is long enough stays.
+  EXPECT_EQ(stepsForSteadyRun(30, 0.00001, 0.05, 20000), 20000);
+  EXPECT_EQ(stepsForSteadyRun(30, 0.06, 0.05, 20000), 30);
+  // No time measured at all: as short as a run can be.
+  EXPECT_EQ(stepsForSteadyRun(30, 0.0, 0.05, 20000), 20000);
+}
+
+TEST(SamplesTest, OnlyTheLastStepsCount) {
+  // A run as long as asked: every step but the first.
+  EXPECT_EQ(firstCountedStep(30, 30), 2);
+  // A longer run: its last 29 steps, as many as a run of 30 counts.
+  EXPECT_EQ(firstCountedStep(7500, 30), 7472);
+}
