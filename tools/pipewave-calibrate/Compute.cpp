@@ -254,17 +254,21 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
     const int warmCount = 8;
     // The rate of a footprint that costs nothing: far above any memory's.
     const double noCost = 1e13;
-    double warm = timeOf(runner, weightChain(warmCount, false, rows, side),
-                         "weights-same")
-                      .forward /
-                  warmCount;
     // The one-weight chain is the baseline: at its footprint nothing is
     // cold, and below it the table's first point holds.
     c.coldOperand.push_back({weightBytes, noCost});
     for (int count :
          quick ? std::vector<int>{4} : std::vector<int>{2, 4, 8, 16, 32}) {
+      // The baseline runs right before each chain (pooled on its own across
+      // the passes): the extra time is a small difference of two long
+      // times, and the machine's speed moves between runs further apart.
+      std::string size = std::to_string(count);
+      double warm = timeOf(runner, weightChain(warmCount, false, rows, side),
+                           "weights-same-" + size)
+                        .forward /
+                    warmCount;
       double cold = timeOf(runner, weightChain(count, true, rows, side),
-                           "weights-" + std::to_string(count))
+                           "weights-" + size)
                         .forward /
                     count;
       // A chain no slower than the warm one costs nothing either.
