@@ -40,8 +40,6 @@ static void one(const char *name, int reps, int m, int n, int k, int aT, int bT,
   for (long i = 0; i < (long)m * n; ++i)
     c[i] = 0.0f;
   int lda = aT ? m : k, ldb = bT ? k : n;
-  long ars = aT ? 1 : lda, acs = aT ? lda : 1;
-  long brs = bT ? 1 : ldb, bcs = bT ? ldb : 1;
   double blas = 1e30, own = 1e30;
   int taken = 1;
   for (int r = 0; r < reps; ++r) {
@@ -53,7 +51,7 @@ static void one(const char *name, int reps, int m, int n, int k, int aT, int bT,
     if (t < blas)
       blas = t;
     t = now();
-    taken = pw_small_gemm(m, n, k, a, ars, acs, b, brs, bcs, beta, c, n, 1);
+    taken = pw_small_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, c, n, 1);
     t = now() - t;
     if (t < own)
       own = t;

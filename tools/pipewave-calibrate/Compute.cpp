@@ -19,9 +19,10 @@ namespace {
 
 /// Times `model` (the median over the passes so far), dying with the
 /// failing command's output.
-Timing timeOf(Runner &runner, const Model &model, const std::string &name) {
+Timing timeOf(Runner &runner, const Model &model, const std::string &name,
+              const std::string &poolAs = "") {
   std::string error;
-  std::optional<Timing> timing = runner.pooled(model, name, error);
+  std::optional<Timing> timing = runner.pooled(model, name, error, poolAs);
   if (!timing) {
     std::fprintf(stderr, "pipewave-calibrate: error: %s\n", error.c_str());
     std::exit(1);
@@ -259,12 +260,13 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
     c.coldOperand.push_back({weightBytes, noCost});
     for (int count :
          quick ? std::vector<int>{4} : std::vector<int>{2, 4, 8, 16, 32}) {
-      // The baseline runs right before each chain (pooled on its own across
-      // the passes): the extra time is a small difference of two long
-      // times, and the machine's speed moves between runs further apart.
+      // The baseline runs right before each chain (one binary, pooled per
+      // chain across the passes): the extra time is a small difference of
+      // two long times, and the machine's speed moves between runs further
+      // apart.
       std::string size = std::to_string(count);
       double warm = timeOf(runner, weightChain(warmCount, false, rows, side),
-                           "weights-same-" + size)
+                           "weights-same", "weights-same-before-" + size)
                         .forward /
                     warmCount;
       double cold = timeOf(runner, weightChain(count, true, rows, side),

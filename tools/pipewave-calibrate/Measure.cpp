@@ -223,13 +223,15 @@ std::optional<Timing> Runner::time(const Model &model, const std::string &name,
 
 std::optional<Timing> Runner::pooled(const Model &model,
                                      const std::string &name,
-                                     std::string &error) {
+                                     std::string &error,
+                                     const std::string &poolAs) {
   std::optional<Timing> timing = time(model, name, error);
   if (!timing)
     return std::nullopt;
-  return Timing{forward.add(name, timing->forward),
-                optimizer.add(name, timing->optimizer),
-                between.add(name, timing->between)};
+  const std::string &pool = poolAs.empty() ? name : poolAs;
+  return Timing{forward.add(pool, timing->forward),
+                optimizer.add(pool, timing->optimizer),
+                between.add(pool, timing->between)};
 }
 
 std::optional<CommFigures> measureComm(const Runner &runner,

@@ -50,9 +50,11 @@ public:
                              std::string &error);
 
   /// time(), then the medians of every timing of `name` so far (one per
-  /// pass).
+  /// pass); pooled under `poolAs` instead when given (one binary timed at
+  /// several points of a pass, each pooled on its own).
   std::optional<Timing> pooled(const Model &model, const std::string &name,
-                               std::string &error);
+                               std::string &error,
+                               const std::string &poolAs = "");
 
   /// Runs `command` with its output in `log`; false with `error` holding
   /// the end of the log when it fails.

@@ -117,9 +117,9 @@ TEST_P(GemmLayouts, SmallGemmMatchesDoubleProduct) {
     int64_t ldc = s.n + 2;
     std::vector<float> c0(s.m * ldc, 0.25f);
     std::vector<float> c = c0;
-    ASSERT_EQ(pw_small_gemm(s.m, s.n, s.k, a.data.data() + a.off, a.rs, a.cs,
-                            b.data.data() + b.off, b.rs, b.cs, beta, c.data(),
-                            ldc, 1),
+    ASSERT_EQ(pw_small_gemm(s.m, s.n, s.k, a.data.data() + a.off, aT,
+                            aT ? a.cs : a.rs, b.data.data() + b.off, bT,
+                            bT ? b.cs : b.rs, beta, c.data(), ldc, 1),
               1);
     EXPECT_LT(maxError(a, b, c0, c, ldc, beta, s), 1e-5)
         << s.m << "x" << s.n << "x" << s.k;
@@ -143,7 +143,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(SmallGemm, LeavesTheRestToOpenBlas) {
   // More than one OpenBLAS thread: OpenBLAS splits the product.
   std::vector<float> a(32 * 512, 1.0f), b(512 * 512, 1.0f), c(32 * 512);
-  EXPECT_EQ(pw_small_gemm(32, 512, 512, a.data(), 512, 1, b.data(), 512, 1,
+  EXPECT_EQ(pw_small_gemm(32, 512, 512, a.data(), 0, 512, b.data(), 0, 512,
                           0.0f, c.data(), 512, 2),
             0);
   // Shapes where OpenBLAS is the faster: many rows, a short k, few rows

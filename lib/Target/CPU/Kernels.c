@@ -60,8 +60,9 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c) {
   if (k > 0 && blas_layout(a, &ta, &lda) && blas_layout(b, &tb, &ldb) &&
       blas_layout(c, &tc, &ldc) && tc == CblasNoTrans && m < INT32_MAX &&
       n < INT32_MAX && k < INT32_MAX) {
-    if (pw_small_gemm(m, n, k, a->data, a->rs, a->cs, b->data, b->rs, b->cs,
-                      beta, c->data, ldc, openblas_get_num_threads()))
+    if (pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+                      tb == CblasTrans, ldb, beta, c->data, ldc,
+                      openblas_get_num_threads()))
       return;
     cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
                 (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);

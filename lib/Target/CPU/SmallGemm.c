@@ -244,12 +244,13 @@ static int enabled(void) {
   return known;
 }
 
+int pw_small_gemm_enabled(void) { return enabled(); }
+
 /* Measured on an Intel Xeon with AVX-512 (bench/small-gemm, docs/bench.md):
  * the kernel is at least as fast as OpenBLAS 0.3.21's SkylakeX kernels here
  * and up to 2.4x faster at 8-32 rows; OpenBLAS stays faster for a short k
  * (a weight gradient over a microbatch), for many rows, and for four rows
  * or fewer against a small weight. */
-int pw_small_gemm_enabled(void) { return enabled(); }
 
 int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
                         int aTransposed) {
@@ -263,18 +264,19 @@ int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
          (m >= 4 && m < 16 && n >= 256 && k >= 256);
 }
 
-int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
-                  int64_t acs, const float *b, int64_t brs, int64_t bcs,
-                  float beta, float *c, int64_t ldc, int blasThreads) {
-  if (blasThreads != 1 || !enabled())
+int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a,
+                  int aTransposed, int64_t lda, const float *b, int bTransposed,
+                  int64_t ldb, float beta, float *c, int64_t ldc,
+                  int blasThreads) {
+  if (blasThreads != 1 || !enabled() ||
+      !pw_small_gemm_takes(m, n, k, bTransposed, aTransposed))
     return 0;
-  if (bcs == 1 && pw_small_gemm_takes(m, n, k, 0, acs != 1)) {
-    broadcastGemm(m, n, k, a, ars, acs, b, brs, beta, c, ldc);
+  if (!bTransposed) {
+    broadcastGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
+                  ldb, beta, c, ldc);
     return 1;
   }
-  if (brs == 1 && acs == 1 && pw_small_gemm_takes(m, n, k, 1, 0))
-    return transposedGemm(m, n, k, a, ars, b, bcs, beta, c, ldc);
-  return 0;
+  return transposedGemm(m, n, k, a, lda, b, ldb, beta, c, ldc);
 }
 
 #else /* not x86-64 with GCC or Clang */
@@ -287,11 +289,13 @@ int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
   return 0;
 }
 
-int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
-                  int64_t acs, const float *b, int64_t brs, int64_t bcs,
-                  float beta, float *c, int64_t ldc, int blasThreads) {
-  (void)m, (void)n, (void)k, (void)a, (void)ars, (void)acs, (void)b;
-  (void)brs, (void)bcs, (void)beta, (void)c, (void)ldc, (void)blasThreads;
+int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a,
+                  int aTransposed, int64_t lda, const float *b, int bTransposed,
+                  int64_t ldb, float beta, float *c, int64_t ldc,
+                  int blasThreads) {
+  (void)m, (void)n, (void)k, (void)a, (void)aTransposed, (void)lda, (void)b;
+  (void)bTransposed, (void)ldb, (void)beta, (void)c, (void)ldc;
+  (void)blasThreads;
   return 0;
 }
 

@@ -22,12 +22,15 @@ int pw_small_gemm_enabled(void);
 int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
                         int aTransposed);
 
-/* C = beta * C + A * B with A(i, p) = a[i * ars + p * acs], B(p, j) =
- * b[p * brs + j * bcs] and C row-major (ldc). Returns 1 when done, 0 when
- * the caller should call OpenBLAS instead (see SmallGemm.c). */
-int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
-                  int64_t acs, const float *b, int64_t brs, int64_t bcs,
-                  float beta, float *c, int64_t ldc, int blasThreads);
+/* C = beta * C + A * B, every matrix row-major as cblas_sgemm takes it: A
+ * (m x k) stored transposed when aTransposed (A(i, p) = a[p * lda + i],
+ * else a[i * lda + p]), likewise B (k x n), C with leading dimension ldc.
+ * Returns 1 when done, 0 when the caller should call OpenBLAS instead (see
+ * SmallGemm.c). */
+int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a,
+                  int aTransposed, int64_t lda, const float *b, int bTransposed,
+                  int64_t ldb, float beta, float *c, int64_t ldc,
+                  int blasThreads);
 
 #ifdef __cplusplus
 }
