@@ -9,14 +9,19 @@
  * that a burst of load on the machine hits all of them alike, and prints
  * per function the fastest and the median wall time and the median thread
  * CPU time (which a preemption does not inflate). It also times what the
- * runtime adds to a B or W action: the accumulation of every parameter
- * gradient into the step's gradient (dst += src over the parameter's
- * floats). Usage: BINARY [REPS]. One line a function:
+ * runtime runs for a step's other microbatches: the accumulating variants
+ * of B and W (backward_acc, backward_weight_acc), which add the gradients
+ * of the parameters the model marks (grad_accumulates) to the step's, and
+ * the runtime's separate accumulation (dst += src over the floats) of the
+ * parameter gradients they do not add themselves. Usage: BINARY [REPS].
+ * One line a function:
  *
  *   stage S KIND best_us median_us cpu_median_us
  *
- * KIND is F, B, I, W or acc (the accumulation of the stage's parameter
- * gradients). The cost of reading the two clocks (the median of timing
+ * KIND is F, B, I, W, Bacc and Wacc (the accumulating variants, where the
+ * model has them), and accB and accW (the separate accumulation after a
+ * Bacc or Wacc, or after every B or W where the model has no accumulating
+ * variant; absent when nothing is left to add). The cost of reading the two clocks (the median of timing
  * nothing) is subtracted. Inputs are small finite values (integers 0). The heap
  * policy is the runtime's (runtime/lib/HostMemory.cpp): freed memory stays
  * mapped, so the temporaries of a stage function do not fault in fresh pages on
@@ -111,7 +116,7 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
   int reps = argc > 1 ? atoi(argv[1]) : 20;
   if (reps < 1)
     reps = 1;
-  timed *all = calloc((size_t)m->num_stages * 5, sizeof(timed));
+  timed *all = calloc((size_t)m->num_stages * 8, sizeof(timed));
   int count = 0;
   for (int s = 0; s < m->num_stages; ++s) {
     const pw_stage *st = &m->stages[s];
@@ -125,6 +130,10 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
       most = st->backward_input_workspace;
     if (st->backward_weight_workspace > most)
       most = st->backward_weight_workspace;
+    if (st->backward_acc_workspace > most)
+      most = st->backward_acc_workspace;
+    if (st->backward_weight_acc_workspace > most)
+      most = st->backward_weight_acc_workspace;
     void *workspace =
         most > 0 ? aligned_alloc(64, ((size_t)most + 63) / 64 * 64) : NULL;
     void **args = calloc((size_t)na + 1, sizeof(void *));
@@ -158,6 +167,8 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
       numParams += st->arg_source[st->grad_args[i]] == PW_FROM_PARAM;
     }
     all[count++] = (timed){s, "B", st->backward, bargs, bres};
+    if (st->backward_acc)
+      all[count++] = (timed){s, "Bacc", st->backward_acc, bargs, bres};
     if (st->backward_input && st->backward_weight) {
       /* backward_input -> d_activation_args..., computed...;
          backward_weight(wstash...) -> d_param_args..., a wstash value
@@ -183,20 +194,36 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
       wargs[st->num_wstash] = workspace;
       all[count++] = (timed){s, "I", st->backward_input, bargs, ires};
       all[count++] = (timed){s, "W", st->backward_weight, wargs, wres};
+      if (st->backward_weight_acc)
+        all[count++] =
+            (timed){s, "Wacc", st->backward_weight_acc, wargs, wres};
     }
-    timed acc = {s, "acc", NULL, NULL, NULL, 0};
-    acc.dst = calloc((size_t)numParams + 1, sizeof(float *));
-    acc.src = calloc((size_t)numParams + 1, sizeof(float *));
-    acc.count = calloc((size_t)numParams + 1, sizeof(size_t));
-    for (int i = 0; i < st->num_grad_args; ++i) {
-      const pw_tensor_info *arg = &st->args[st->grad_args[i]];
-      if (st->arg_source[st->grad_args[i]] != PW_FROM_PARAM)
-        continue;
-      acc.dst[acc.numAcc] = buffer(arg, 5);
-      acc.src[acc.numAcc] = bres[i];
-      acc.count[acc.numAcc++] = tensorBytes(arg) / 4;
+    /* The accumulation the runtime does itself after a B (bit 0) or W
+       (bit 1): every parameter gradient the accumulating variant does not
+       add in place (all of them without that variant). */
+    for (int bit = 0; bit < 2; ++bit) {
+      int hasAcc = bit == 0 ? st->backward_acc != NULL
+                            : st->backward_weight_acc != NULL;
+      if (bit == 1 && !st->backward_weight)
+        break;
+      timed acc = {s, bit == 0 ? "accB" : "accW", NULL, NULL, NULL, 0};
+      acc.dst = calloc((size_t)numParams + 1, sizeof(float *));
+      acc.src = calloc((size_t)numParams + 1, sizeof(float *));
+      acc.count = calloc((size_t)numParams + 1, sizeof(size_t));
+      for (int i = 0; i < st->num_grad_args; ++i) {
+        const pw_tensor_info *arg = &st->args[st->grad_args[i]];
+        if (st->arg_source[st->grad_args[i]] != PW_FROM_PARAM)
+          continue;
+        if (hasAcc && st->grad_accumulates &&
+            (st->grad_accumulates[i] >> bit & 1))
+          continue;
+        acc.dst[acc.numAcc] = buffer(arg, 5);
+        acc.src[acc.numAcc] = bres[i];
+        acc.count[acc.numAcc++] = tensorBytes(arg) / 4;
+      }
+      if (acc.numAcc > 0)
+        all[count++] = acc;
     }
-    all[count++] = acc;
   }
   for (int i = 0; i < count; ++i) {
     all[i].wall = calloc((size_t)reps, sizeof(double));

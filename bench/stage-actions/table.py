@@ -3,9 +3,11 @@
 against measured per-action durations (bench/stage-actions/run.sh). REPORT
 is the sched-simulate report (per-microbatch F, B, I, W of every stage),
 TIMES the output of a model linked with actions_runtime.c, M the step's
-microbatches (default 4): the runtime accumulates M - 1 of a step's M
-parameter gradients (it writes the first in place), so (M - 1) / M of the
-measured accumulation is added to each B and W."""
+microbatches (default 4). A step's first B or W writes its parameter
+gradients in place; the other M - 1 run the accumulating variant (Bacc,
+Wacc) where the model has one, plus the runtime's accumulation of what
+that variant does not add itself (accB, accW). A measured B or W is that
+mix: B / M + (M - 1) / M x (Bacc or B, plus accB)."""
 
 import re
 import sys
@@ -43,17 +45,18 @@ def main(argv):
                     float(m.group(i)) for i in (3, 4, 5)]
     split = any(kind == "I" for _, kind in measured)
     for stage in sorted(predicted):
-        acc = measured.get((stage, "acc"), [0, 0, 0])
         for kind in ("F", "I", "W") if split else ("F", "B"):
             if (stage, kind) not in measured:
                 continue
-            best, median, cpu = measured[(stage, kind)]
-            # The runtime accumulates parameter gradients after B and W
-            # (M - 1 of M on average).
+            first = measured[(stage, kind)]
             if kind in ("B", "W"):
-                best, median, cpu = (best + share * acc[0],
-                                     median + share * acc[1],
-                                     cpu + share * acc[2])
+                later = measured.get((stage, kind + "acc"), first)
+                acc = measured.get((stage, "acc" + kind), [0, 0, 0])
+                best, median, cpu = (
+                    f / microbatches + share * (a + b)
+                    for f, a, b in zip(first, later, acc))
+            else:
+                best, median, cpu = first
             p = predicted[stage][kind] * 1e6
             # An action below the timer's resolution (a first stage's I,
             # which computes nothing) measures 0: no ratio.
