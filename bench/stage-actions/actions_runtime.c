@@ -21,11 +21,11 @@
  * KIND is F, B, I, W, Bacc and Wacc (the accumulating variants, where the
  * model has them), and accB and accW (the separate accumulation after a
  * Bacc or Wacc, or after every B or W where the model has no accumulating
- * variant; absent when nothing is left to add). The cost of reading the two clocks (the median of timing
- * nothing) is subtracted. Inputs are small finite values (integers 0). The heap
- * policy is the runtime's (runtime/lib/HostMemory.cpp): freed memory stays
- * mapped, so the temporaries of a stage function do not fault in fresh pages on
- * every call.
+ * variant; absent when nothing is left to add). The cost of reading the two
+ * clocks (the median of timing nothing) is subtracted. Inputs are small finite
+ * values (integers 0). The heap policy is the runtime's
+ * (runtime/lib/HostMemory.cpp): freed memory stays mapped, so the temporaries
+ * of a stage function do not fault in fresh pages on every call.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -195,15 +195,14 @@ int pw_runtime_main(int argc, char **argv, const pw_model *m) {
       all[count++] = (timed){s, "I", st->backward_input, bargs, ires};
       all[count++] = (timed){s, "W", st->backward_weight, wargs, wres};
       if (st->backward_weight_acc)
-        all[count++] =
-            (timed){s, "Wacc", st->backward_weight_acc, wargs, wres};
+        all[count++] = (timed){s, "Wacc", st->backward_weight_acc, wargs, wres};
     }
     /* The accumulation the runtime does itself after a B (bit 0) or W
        (bit 1): every parameter gradient the accumulating variant does not
        add in place (all of them without that variant). */
     for (int bit = 0; bit < 2; ++bit) {
-      int hasAcc = bit == 0 ? st->backward_acc != NULL
-                            : st->backward_weight_acc != NULL;
+      int hasAcc =
+          bit == 0 ? st->backward_acc != NULL : st->backward_weight_acc != NULL;
       if (bit == 1 && !st->backward_weight)
         break;
       timed acc = {s, bit == 0 ? "accB" : "accW", NULL, NULL, NULL, 0};
