@@ -95,15 +95,28 @@ double interpolate(const std::vector<Point> &points, const double (&at)[3],
   return weightSum > 0 ? std::exp(logSum / weightSum) : 0;
 }
 
-double Calibration::matmulFlopsPerSecond(double m, double n, double k) const {
+static double matmulRate(const std::vector<MatmulPoint> &table, double m,
+                         double n, double k) {
   return interpolate(
-      matmul, {m, n, k},
+      table, {m, n, k},
       [](const MatmulPoint &p, double *out) {
         out[0] = p.m;
         out[1] = p.n;
         out[2] = p.k;
       },
       [](const MatmulPoint &p) { return p.flopsPerSecond; });
+}
+
+double Calibration::matmulFlopsPerSecond(double m, double n, double k) const {
+  return matmulRate(matmul, m, n, k);
+}
+
+const std::vector<MatmulPoint> *
+Calibration::layoutTable(bool transposedA, bool transposedB) const {
+  const std::vector<MatmulPoint> *table = transposedA == transposedB ? nullptr
+                                          : transposedB ? &matmulNT
+                                                        : &matmulTN;
+  return table && !table->empty() ? table : nullptr;
 }
 
 double Calibration::matmulLayoutFactor(double m, double n, double k,
@@ -165,6 +178,11 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
     double product = 2 * op.m * op.n * op.k;
     if (matmulBatchesInParallel && product > 0)
       rows *= std::max(1.0, op.flops / product);
+    if (const std::vector<MatmulPoint> *table =
+            layoutTable(op.transposedA, op.transposedB)) {
+      double rate = matmulRate(*table, rows, op.n, op.k);
+      return issued(opSeconds, over(op.flops, rate > 0 ? rate : peakFlops));
+    }
     double rate = matmulFlopsPerSecond(rows, op.n, op.k);
     return issued(opSeconds,
                   over(op.flops, rate > 0 ? rate : peakFlops) *

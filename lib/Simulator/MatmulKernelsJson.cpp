@@ -4,7 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The optional "matmulKernels" array of a calibration object:
+// The optional matmul arrays of a calibration object: the rates of the
+// transposed layouts, in the form of the "matmul" table,
+//
+//   "matmulNT": [ { "m": 8, "n": 128, "k": 32, "flopsPerSecond": 4.5e10 },
+//   ...], "matmulTN": [ ... ],
+//
+// and "matmulKernels":
 //
 //   "matmulKernels": [
 //     { "class": "nt-skinny-m", "m": 32, "n": 512, "k": 512,
@@ -50,10 +56,55 @@ bool text(const JsonValue &entry, const char *key, std::string &out,
   return true;
 }
 
+/// The optional rate table `key` (matmulNT, matmulTN) into `out`.
+bool readLayoutTable(const JsonValue &object, const char *key,
+                     std::vector<MatmulPoint> &out, std::string &error) {
+  const JsonValue *points = object.find(key);
+  if (!points)
+    return true;
+  if (!points->isArray()) {
+    error = std::string("'") + key + "' must be an array";
+    return false;
+  }
+  for (const JsonValue &entry : points->array) {
+    MatmulPoint point;
+    for (auto [name, field] : {std::pair<const char *, double *>{"m", &point.m},
+                               {"n", &point.n},
+                               {"k", &point.k},
+                               {"flopsPerSecond", &point.flopsPerSecond}}) {
+      const JsonValue *value = entry.isObject() ? entry.find(name) : nullptr;
+      if (!value || !value->isNumber() || !(value->number > 0)) {
+        error = std::string(key) + ": an entry lacks a positive '" + name + "'";
+        return false;
+      }
+      *field = value->number;
+    }
+    out.push_back(point);
+  }
+  return true;
+}
+
+std::string layoutTableJson(const char *key,
+                            const std::vector<MatmulPoint> &points) {
+  if (points.empty())
+    return "";
+  std::string out = std::string("    \"") + key + "\": [";
+  for (size_t i = 0; i < points.size(); ++i) {
+    const MatmulPoint &p = points[i];
+    out += std::string(i ? "," : "") + "\n      { \"m\": " + jsonNumber(p.m) +
+           ", \"n\": " + jsonNumber(p.n) + ", \"k\": " + jsonNumber(p.k) +
+           ", \"flopsPerSecond\": " + jsonNumber(p.flopsPerSecond) + " }";
+  }
+  return out + "\n    ],\n";
+}
+
 } // namespace
 
 bool readMatmulKernels(const JsonValue &object, Calibration &out,
                        std::string &error) {
+  if (!readLayoutTable(object, "matmulNT", out.matmulNT, error) ||
+      !readLayoutTable(object, "matmulTN", out.matmulTN, error))
+    return false;
   const JsonValue *points = object.find("matmulKernels");
   if (!points)
     return true;
@@ -87,9 +138,11 @@ bool readMatmulKernels(const JsonValue &object, Calibration &out,
 }
 
 std::string matmulKernelsJson(const Calibration &c) {
+  std::string out = layoutTableJson("matmulNT", c.matmulNT) +
+                    layoutTableJson("matmulTN", c.matmulTN);
   if (c.matmulKernels.empty())
-    return "";
-  std::string out = "    \"matmulKernels\": [";
+    return out;
+  out += "    \"matmulKernels\": [";
   for (size_t i = 0; i < c.matmulKernels.size(); ++i) {
     const MatmulKernelPoint &p = c.matmulKernels[i];
     out += std::string(i ? "," : "") +

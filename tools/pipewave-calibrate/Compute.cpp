@@ -245,6 +245,45 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
              point.flopsPerSecond * 1e-9, "GFLOP/s");
     }
 
+  // The transposed layouts at the shapes they take in training, each timed
+  // in its own layout (the folded transpose): A B^T for M rows (an input
+  // gradient dY W^T, or a forward x W^T of [out, in] weights), and A^T B
+  // for a weight gradient (M and N features, K the rows of a microbatch).
+  // The cost model prices those layouts from these tables alone.
+  if (!gpu) {
+    auto timeLayout = [&](int64_t m, int64_t n, int64_t k, bool transposeA,
+                          std::vector<sim::MatmulPoint> &table) {
+      std::string name = std::string(transposeA ? "tn" : "nt") +
+                         " M=" + std::to_string(m) + " N=" + std::to_string(n) +
+                         " K=" + std::to_string(k);
+      std::string label = std::string(transposeA ? "mm-tn-" : "mm-nt-") +
+                          std::to_string(m) + "x" + std::to_string(k) + "x" +
+                          std::to_string(n);
+      double t =
+          timeOf(runner, layoutMatmul(m, n, k, transposeA, !transposeA), label)
+              .forward;
+      table.push_back({static_cast<double>(m), static_cast<double>(n),
+                       static_cast<double>(k),
+                       2.0 * m * n * k / positive(t - fixed)});
+      report(("matmul " + name).c_str(), table.back().flopsPerSecond * 1e-9,
+             "GFLOP/s");
+    };
+    std::vector<std::pair<int64_t, int64_t>> ntShapes =
+        quick ? std::vector<std::pair<int64_t, int64_t>>{{64, 64}}
+              : std::vector<std::pair<int64_t, int64_t>>{
+                    {32, 32}, {128, 128}, {512, 512}, {128, 32}, {32, 128}};
+    for (auto [n, k] : ntShapes)
+      for (int64_t m : ms)
+        timeLayout(m, n, k, /*transposeA=*/false, c.matmulNT);
+    std::vector<int64_t> features =
+        quick ? std::vector<int64_t>{64} : std::vector<int64_t>{32, 128, 512};
+    std::vector<int64_t> rows =
+        quick ? std::vector<int64_t>{4} : std::vector<int64_t>{4, 16, 64, 256};
+    for (int64_t side : features)
+      for (int64_t k : rows)
+        timeLayout(side, side, k, /*transposeA=*/true, c.matmulTN);
+  }
+
   // Parameters that do not stay in cache: chains of matmuls of a [64, 512]
   // activation by distinct 512 x 512 weights (1 MiB each) against the same
   // chain on one weight; the extra time per weight byte, by the chain's

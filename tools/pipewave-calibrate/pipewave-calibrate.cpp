@@ -30,6 +30,12 @@
 //   matmul                     rate of x [M, K] times [1, K, N] for small,
 //                              skinny and square shapes and a weight
 //                              gradient's (N 512, K 64)
+//   matmulNT, matmulTN         rates of x [M, K] times [1, N, K]
+//                              transposed (M 1 to 256; N, K 32 to 512)
+//                              and of [1, K, M] transposed times
+//                              [1, K, N] (M = N 32 to 512, K 4 to 256:
+//                              a weight gradient), each folded into the
+//                              kernel as in models (CPU only)
 //   elementwise, reduction,    one tosa.add, reduce_sum (innermost and
 //   outerReduction, movement   outer axis) and transpose each of 64x64 to
 //                              1024x1024 floats

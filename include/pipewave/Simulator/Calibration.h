@@ -39,9 +39,17 @@
 // A matmul whose operand is a transpose of its last two axes (dA = dY B^T,
 // dB = A^T dY in every backward) reads it transposed: the CPU lowering
 // folds the transpose into the BLAS call or the vectorised kernel, so the
-// transpose costs nothing and the matmul the ratio that matmulKernels
+// transpose costs nothing. Where the calibration has a rate table of its
+// own for the layout (matmulNT for A B^T, matmulTN for A^T B, optional),
+// the matmul is priced from that table alone:
+//       opSeconds + flops / rate of the layout's table at (M, N, K)
+// Otherwise it costs the "nn" price times the ratio that matmulKernels
 // measured between its layout and "nn" for its shape class, each with the
-// kernel chosen for it.
+// kernel chosen for it. One shape per class stands for every shape of
+// the class, so that ratio misses how a layout's speed moves with the
+// shape: OpenBLAS ran a 128x128x4 weight gradient (A^T B) 1.8x faster
+// than the "small" class's ratio priced it, and an 8x128x32 A B^T 1.7x
+// slower.
 //
 // Cold parameters (optional coldOperand table): a stage's parameters stay in
 // cache from one action to the next only when its training footprint (the
@@ -254,6 +262,10 @@ struct Calibration {
   /// Cores the ranks share; 0 when unknown.
   int cores = 0;
   std::vector<MatmulPoint> matmul;
+  /// Rates of A B^T and A^T B products (M x N results, K the contracted
+  /// axis), measured in that layout; empty: not measured (the matmul table
+  /// times matmulLayoutFactor).
+  std::vector<MatmulPoint> matmulNT, matmulTN;
   std::vector<BandwidthPoint> elementwise, reduction, movement;
   double elementwiseFlopsPerSecond = 0;
   /// Optional terms (see the file comment for their fall-backs).
@@ -331,6 +343,11 @@ struct Calibration {
   /// Interpolated matmul rate of an M x K times K x N problem (0 when the
   /// table is empty).
   double matmulFlopsPerSecond(double m, double n, double k) const;
+
+  /// The measured rate table of a layout (matmulNT, matmulTN), or null
+  /// when the layout has none (NN, TT, or not measured).
+  const std::vector<MatmulPoint> *layoutTable(bool transposedA,
+                                              bool transposedB) const;
 
   /// How much longer a matmul of this shape takes with its A and/or B
   /// operand read transposed than with neither, with the kernel the
