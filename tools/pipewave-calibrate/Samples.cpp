@@ -31,10 +31,22 @@ double typicalMean(const std::vector<double> &values, double cutoff) {
   return count ? sum / static_cast<double>(count) : 0;
 }
 
+double steadyMedian(std::vector<double> values, double cutoff) {
+  if (values.empty())
+    return 0;
+  double least = *std::min_element(values.begin(), values.end());
+  if (!(least > 0))
+    return median(std::move(values));
+  values.erase(std::remove_if(values.begin(), values.end(),
+                              [&](double v) { return v > cutoff * least; }),
+               values.end());
+  return median(std::move(values));
+}
+
 double SamplePool::add(const std::string &name, double value) {
   std::vector<double> &values = samples[name];
   values.push_back(value);
-  return median(values);
+  return steadyMedian(values, kSlowProcessCutoff);
 }
 
 std::vector<double> passSpeeds(const std::vector<const SamplePool *> &pools) {

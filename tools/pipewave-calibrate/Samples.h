@@ -33,10 +33,25 @@ double median(std::vector<double> values);
 /// median is the process descheduled, which a median step escapes.
 double typicalMean(const std::vector<double> &values, double cutoff = 3.0);
 
-/// Samples by name across passes: add() records one and returns the median
-/// of every sample recorded under that name so far. A calibration run in
-/// several passes, each over every benchmark in turn, so reports the median
-/// over passes that ran seconds apart: a slow window of a shared machine
+/// The median of the `values` at most `cutoff` times the smallest (the
+/// median of all when the smallest is not positive; 0 for none). Each
+/// pass times a benchmark in a process of its own, and now and then a
+/// process runs slow from start to end: the same 64x512x512 matmul binary,
+/// run eight times, took 210-231 us a step in seven processes and 354 us in
+/// the eighth (either kernel). Two such processes among three passes made
+/// a median 1.7x slow.
+double steadyMedian(std::vector<double> values, double cutoff);
+
+/// How much slower than a benchmark's fastest pass another pass may be and
+/// still count (steadyMedian): above the spread of a quiet machine's passes
+/// (a few percent), below a slow process's 1.6x.
+constexpr double kSlowProcessCutoff = 1.3;
+
+/// Samples by name across passes: add() records one and returns the
+/// steadyMedian of every sample recorded under that name so far. A
+/// calibration run in several passes, each over every benchmark in turn,
+/// so reports the median over passes that ran seconds apart, leaving out
+/// passes that ran in a slow process: a slow window of a shared machine
 /// (another tenant, a frequency drop) that spans one pass moves it little.
 class SamplePool {
 public:

@@ -30,15 +30,29 @@ TEST(SamplesTest, TypicalMeanIsTheMeanWithoutDescheduledSlices) {
   EXPECT_DOUBLE_EQ(typicalMean({-1, -1}), 0);
 }
 
-TEST(SamplesTest, PoolReportsTheMedianSoFar) {
+TEST(SamplesTest, PoolReportsTheSteadyMedianSoFar) {
   SamplePool pool;
   EXPECT_DOUBLE_EQ(pool.add("mm", 10), 10);
-  EXPECT_DOUBLE_EQ(pool.add("mm", 30), 20);
-  // A slow pass (30) among three no longer sets the figure.
-  EXPECT_DOUBLE_EQ(pool.add("mm", 12), 12);
+  // A pass 3x the fastest ran in a slow process: left out.
+  EXPECT_DOUBLE_EQ(pool.add("mm", 30), 10);
+  EXPECT_DOUBLE_EQ(pool.add("mm", 12), 11);
+  EXPECT_DOUBLE_EQ(pool.add("mm", 11), 11);
   EXPECT_DOUBLE_EQ(pool.add("add", 5), 5);
-  ASSERT_EQ(pool.all().at("mm").size(), 3u);
+  ASSERT_EQ(pool.all().at("mm").size(), 4u);
   EXPECT_DOUBLE_EQ(pool.all().at("mm")[1], 30);
+}
+
+TEST(SamplesTest, SteadyMedianLeavesOutSlowProcesses) {
+  // Two slow processes of three: the fast one sets the figure.
+  EXPECT_DOUBLE_EQ(steadyMedian({220, 360, 370}, 1.3), 220);
+  // One: the median of the other two.
+  EXPECT_DOUBLE_EQ(steadyMedian({230, 354, 220}, 1.3), 225);
+  // Passes within the cutoff all count.
+  EXPECT_DOUBLE_EQ(steadyMedian({100, 110, 125}, 1.3), 110);
+  EXPECT_DOUBLE_EQ(steadyMedian({100, 130}, 1.3), 115);
+  // Nothing positive to compare with: the plain median.
+  EXPECT_DOUBLE_EQ(steadyMedian({0, 0.2, 0.1}, 1.3), 0.1);
+  EXPECT_DOUBLE_EQ(steadyMedian({}, 1.3), 0);
 }
 
 // Three passes over three benchmarks; the second pass ran in a slow spell
