@@ -178,16 +178,16 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
     double product = 2 * op.m * op.n * op.k;
     if (matmulBatchesInParallel && product > 0)
       rows *= std::max(1.0, op.flops / product);
-    if (const std::vector<MatmulPoint> *table =
-            layoutTable(op.transposedA, op.transposedB)) {
-      double rate = matmulRate(*table, rows, op.n, op.k);
-      return issued(opSeconds, over(op.flops, rate > 0 ? rate : peakFlops));
-    }
-    double rate = matmulFlopsPerSecond(rows, op.n, op.k);
+    // A layout with its own table is priced from it alone; otherwise the
+    // NN rate times the class ratio of matmulKernels.
+    const std::vector<MatmulPoint> *table =
+        layoutTable(op.transposedA, op.transposedB);
+    double rate = matmulRate(table ? *table : matmul, rows, op.n, op.k);
+    double factor = table ? 1
+                          : matmulLayoutFactor(op.m, op.n, op.k, op.transposedA,
+                                               op.transposedB);
     return issued(opSeconds,
-                  over(op.flops, rate > 0 ? rate : peakFlops) *
-                      matmulLayoutFactor(op.m, op.n, op.k, op.transposedA,
-                                         op.transposedB));
+                  over(op.flops, rate > 0 ? rate : peakFlops) * factor);
   }
   case OpClass::Elementwise:
     return issued(elementwiseFixedSeconds(op),

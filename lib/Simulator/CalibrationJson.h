@@ -40,6 +40,10 @@ bool readMatmulKernels(const json::JsonValue &object, Calibration &out,
 /// empty).
 std::string matmulKernelsJson(const Calibration &c);
 
+/// The entries of a matmul rate table ("matmul", "matmulNT", "matmulTN"),
+/// each on a line of its own after a newline, separated by commas.
+std::string matmulPointsJson(const std::vector<MatmulPoint> &points);
+
 } // namespace pipewave::sim
 
 #endif // PIPEWAVE_LIB_SIMULATOR_CALIBRATIONJSON_H

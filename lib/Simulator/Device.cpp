@@ -444,14 +444,8 @@ std::string toJson(const DeviceSpec &device) {
              " }";
     out += "],\n";
   }
-  out += "    \"matmul\": [";
-  for (size_t i = 0; i < c.matmul.size(); ++i) {
-    const MatmulPoint &p = c.matmul[i];
-    out += std::string(i ? "," : "") + "\n      { \"m\": " + jsonNumber(p.m) +
-           ", \"n\": " + jsonNumber(p.n) + ", \"k\": " + jsonNumber(p.k) +
-           ", \"flopsPerSecond\": " + jsonNumber(p.flopsPerSecond) + " }";
-  }
-  out += c.matmul.empty() ? "]\n" : "\n    ]\n";
+  out += "    \"matmul\": [" + matmulPointsJson(c.matmul) +
+         (c.matmul.empty() ? "]\n" : "\n    ]\n");
   return out + "  }\n}\n";
 }
 

@@ -88,17 +88,22 @@ std::string layoutTableJson(const char *key,
                             const std::vector<MatmulPoint> &points) {
   if (points.empty())
     return "";
-  std::string out = std::string("    \"") + key + "\": [";
+  return std::string("    \"") + key + "\": [" + matmulPointsJson(points) +
+         "\n    ],\n";
+}
+
+} // namespace
+
+std::string matmulPointsJson(const std::vector<MatmulPoint> &points) {
+  std::string out;
   for (size_t i = 0; i < points.size(); ++i) {
     const MatmulPoint &p = points[i];
     out += std::string(i ? "," : "") + "\n      { \"m\": " + jsonNumber(p.m) +
            ", \"n\": " + jsonNumber(p.n) + ", \"k\": " + jsonNumber(p.k) +
            ", \"flopsPerSecond\": " + jsonNumber(p.flopsPerSecond) + " }";
   }
-  return out + "\n    ],\n";
+  return out;
 }
-
-} // namespace
 
 bool readMatmulKernels(const JsonValue &object, Calibration &out,
                        std::string &error) {
