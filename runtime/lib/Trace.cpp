@@ -24,7 +24,11 @@ std::string Trace::eventsJson(int rank) const {
                     pid + ",\"tid\":0,\"args\":{\"sort_index\":" + pid +
                     "}},"
                     "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" +
-                    pid + ",\"tid\":0,\"args\":{\"name\":\"actions\"}}";
+                    pid +
+                    ",\"tid\":0,\"args\":{\"name\":\"actions\"}},"
+                    "{\"name\":\"clock_origin\",\"ph\":\"M\",\"pid\":" +
+                    pid + ",\"tid\":0,\"args\":{\"steady_us\":" +
+                    jsonNumber(originSeconds * 1e6) + "}}";
   for (const Event &event : events) {
     double ts = (event.begin - originSeconds) * 1e6;
     double dur = (event.end - event.begin) * 1e6;

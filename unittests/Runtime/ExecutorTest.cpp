@@ -131,10 +131,14 @@ TEST(ExecutorTest, RecordsTraceSlices) {
   config.microbatches = 4;
   config.placement = Placement::Contiguous;
   Trace trace;
-  trace.start(0);
+  trace.start(12.5);
   runAndCheck(config, 2, &trace);
   EXPECT_EQ(trace.size(), 2u * 2u * 4u) << "one slice per F";
   std::string json = trace.eventsJson(0);
+  EXPECT_NE(json.find("{\"name\":\"clock_origin\",\"ph\":\"M\",\"pid\":0,"
+                      "\"tid\":0,\"args\":{\"steady_us\":1.25e+07}}"),
+            std::string::npos)
+      << json;
   EXPECT_NE(json.find("\"name\":\"F s1 mb3\",\"cat\":\"compute\",\"ph\":\"X\","
                       "\"pid\":0,\"tid\":0"),
             std::string::npos)

@@ -8,7 +8,10 @@
 // wait on a receive, "send act s1 mb3" for posting a send, "wait send act s1
 // mb3" for completing one); categories are "compute", "recv", "send". Times
 // are microseconds since the origin each rank takes right after a common
-// barrier. Rank 0 gathers every rank's events and writes one
+// barrier; a "clock_origin" metadata event holds each rank's origin on
+// the host's steady clock (microseconds), so that the slices of ranks on
+// one host can be put on one time line. Rank 0 gathers every rank's events and
+// writes one
 // {"traceEvents": [...]} file that Perfetto and chrome://tracing load.
 //
 //===----------------------------------------------------------------------===//
