@@ -285,6 +285,16 @@ double Calibration::recvOverheadSeconds(double bytes) const {
   return interpolateMessages(pointToPoint, bytes, &MessagePoint::recvSeconds);
 }
 
+double Calibration::deliverOverheadSeconds(double bytes) const {
+  bool measured = std::any_of(
+      pointToPoint.begin(), pointToPoint.end(),
+      [](const MessagePoint &point) { return point.deliverSeconds > 0; });
+  if (!measured)
+    return recvOverheadSeconds(bytes);
+  return interpolateMessages(pointToPoint, bytes,
+                             &MessagePoint::deliverSeconds);
+}
+
 double Calibration::eagerLimitBytes() const {
   for (size_t i = 1; i < pointToPoint.size(); ++i) {
     const MessagePoint &lo = pointToPoint[i - 1], &hi = pointToPoint[i];

@@ -160,7 +160,9 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
           !optionalEntryNumber(entry, "pointToPoint", "send", point.sendSeconds,
                                error) ||
           !optionalEntryNumber(entry, "pointToPoint", "recv", point.recvSeconds,
-                               error))
+                               error) ||
+          !optionalEntryNumber(entry, "pointToPoint", "deliver",
+                               point.deliverSeconds, error))
         return false;
       if (!out.pointToPoint.empty() &&
           !(point.bytes > out.pointToPoint.back().bytes)) {
@@ -234,6 +236,8 @@ std::string optionalCalibrationJson(const Calibration &c) {
       if (point.sendSeconds > 0 || point.recvSeconds > 0)
         out += ", \"send\": " + jsonNumber(point.sendSeconds) +
                ", \"recv\": " + jsonNumber(point.recvSeconds);
+      if (point.deliverSeconds > 0)
+        out += ", \"deliver\": " + jsonNumber(point.deliverSeconds);
       out += " }";
     }
     out += "],\n";

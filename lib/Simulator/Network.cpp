@@ -89,6 +89,8 @@ TransferCost transferCost(const Cluster &cluster, const std::vector<int> &from,
           std::max(cost.sendOverhead, measured->sendOverheadSeconds(chunk));
       cost.recvOverhead =
           std::max(cost.recvOverhead, measured->recvOverheadSeconds(chunk));
+      cost.deliverOverhead = std::max(cost.deliverOverhead,
+                                      measured->deliverOverheadSeconds(chunk));
       double eager = measured->eagerLimitBytes();
       if (eager > 0 && chunk > eager)
         cost.handshake = std::max(

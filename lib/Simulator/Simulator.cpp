@@ -281,6 +281,7 @@ private:
     message.arrival = message.end + cost.latency;
     message.handshake = cost.handshake;
     message.recvOverhead = cost.recvOverhead;
+    message.deliverOverhead = cost.deliverOverhead;
     linkFree = message.end;
     // Posting the send takes the rank's time (a calibrated device's
     // sendOverhead): from its clock, which is the producer's end when the
@@ -305,6 +306,14 @@ private:
     worklist.push_back(action.peer);
   }
 
+  /// Whether `rank` was inside one of its Sends or Recvs at `time`.
+  bool insideMpi(int rank, double time) const {
+    for (auto [begin, until] : inMpi[rank])
+      if (begin <= time && time <= until)
+        return true;
+    return false;
+  }
+
   /// Runs the Recv at pc[rank] if its message has been sent.
   bool runRecv(int rank, const Action &action) {
     int send = partner[rank][pc[rank]];
@@ -313,9 +322,13 @@ private:
     MessageReport &message = report.messages[messageOfSend[action.peer][send]];
     message.recvIndex = pc[rank];
     // A message already there still takes the receiver's time to complete
-    // (recvOverhead); one it waits for ends at its arrival, whose one-way
-    // time includes that.
-    double end = std::max(clock[rank] + message.recvOverhead, message.arrival);
+    // (recvOverhead; deliverOverhead when it arrived while this rank was
+    // outside MPI, which matches and copies it in only now); one it waits
+    // for ends at its arrival, whose one-way time includes that.
+    double overhead = message.recvOverhead;
+    if (message.arrival < clock[rank] && !insideMpi(rank, message.arrival))
+      overhead = message.deliverOverhead;
+    double end = std::max(clock[rank] + overhead, message.arrival);
     if (message.handshake > 0) {
       // A rendezvous moves once this rank is inside MPI after the send: in
       // a Send or Recv of its own since (or one still waiting then), else

@@ -13,7 +13,9 @@
 // above 4 KiB and 64 KiB (where MPI transports switch from eager sends to a
 // rendezvous), for the simulator's pointToPoint table, and at each size the
 // CPU time of posting a send and of posting and completing a receive whose
-// message is there (the table's send and recv). Every figure is the
+// message is there (the table's send and recv), and the wait for a message
+// that arrived while the receiver ran no MPI call (deliver). Every figure
+// is the
 // median of five timed batches, not one mean, so that one interrupted batch
 // does not set it.
 //
@@ -130,6 +132,48 @@ std::pair<double, double> overheads(Backend &backend, size_t bytes, int count) {
   return {send, recv};
 }
 
+/// The receiver's seconds completing a message of `bytes` that arrived
+/// while it was outside MPI, as a rank's message arrives while it computes:
+/// its receive posted early, the send made right after a barrier, the
+/// receiver away from MPI for `quietSeconds` and then in its wait, where
+/// MPI only now matches the message and copies it in. The median over
+/// kBatches of the mean over `count` messages, each one at a time; rank
+/// 1's figure is sent to rank 0.
+double delivery(Backend &backend, size_t bytes, int count,
+                double quietSeconds) {
+  int rank = backend.rank(), peer = 1 - rank;
+  std::vector<char> buffer(bytes);
+  auto once = [&] {
+    double waited = 0;
+    for (int i = 0; i < count; ++i) {
+      RequestId request =
+          rank == 1 ? backend.irecv(buffer.data(), bytes, peer, i) : kNoRequest;
+      backend.barrier("delivery start");
+      if (rank == 0) {
+        backend.wait(backend.isend(buffer.data(), bytes, peer, i), "deliver");
+        continue;
+      }
+      // Away from MPI: the clock only.
+      double quiet = backend.now();
+      while (backend.now() - quiet < quietSeconds) {
+      }
+      double start = backend.now();
+      backend.wait(request, "deliver");
+      waited += backend.now() - start;
+    }
+    return waited / count;
+  };
+  once(); // warm-up
+  double deliver = medianOf(kBatches, once);
+  if (rank == 1)
+    backend.wait(backend.isend(&deliver, sizeof deliver, peer, count),
+                 "deliver");
+  else
+    backend.wait(backend.irecv(&deliver, sizeof deliver, peer, count),
+                 "deliver");
+  return deliver;
+}
+
 /// Seconds of one all-reduce of `count` floats: the median over kBatches
 /// of batches of `rounds` / kBatches.
 double allReduce(Backend &backend, std::vector<float> &buffer, size_t count,
@@ -170,12 +214,19 @@ int runCommWorker(int argc, char **argv, const std::string &out, bool quick) {
                             32768, 65472, 65600, 262144, 1 << 20, large};
     std::vector<double> messageSeconds;
     std::vector<std::pair<double, double>> messageOverheads;
+    std::vector<double> messageDeliveries;
     for (size_t size : sizes) {
       int rounds = size <= 65600 ? small : size <= (1 << 20) ? small / 4 : big;
       pingPong(*backend, bytes, size, std::max(rounds / 8, 1)); // warm-up
       messageSeconds.push_back(pingPong(*backend, bytes, size, rounds));
       messageOverheads.push_back(
           overheads(*backend, size, size <= 65600 ? 16 : 4));
+      // Away from MPI long enough for the sender to have posted the send
+      // (a barrier's ranks leave it microseconds apart) and the message to
+      // have arrived.
+      messageDeliveries.push_back(delivery(*backend, size,
+                                           size <= 65600 ? 16 : 4,
+                                           20e-6 + messageSeconds.back()));
     }
     if (backend->rank() == 0) {
       double bandwidth = large / std::max(oneWay - latency, 1e-9);
@@ -190,8 +241,9 @@ int runCommWorker(int argc, char **argv, const std::string &out, bool quick) {
       std::fprintf(file, "%.6g %.6g %.6g %.6g\n", latency, bandwidth,
                    reduceSmall / 2, reduceBandwidth);
       for (size_t i = 0; i < messageSeconds.size(); ++i)
-        std::fprintf(file, "%zu %.6g %.6g %.6g\n", sizes[i], messageSeconds[i],
-                     messageOverheads[i].first, messageOverheads[i].second);
+        std::fprintf(file, "%zu %.6g %.6g %.6g %.6g\n", sizes[i],
+                     messageSeconds[i], messageOverheads[i].first,
+                     messageOverheads[i].second, messageDeliveries[i]);
       std::fclose(file);
     }
     backend->barrier("done");

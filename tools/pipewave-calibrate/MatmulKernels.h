@@ -10,7 +10,10 @@
 // does not produce, keeps the built-in default) at the class's
 // representative shape, compiled with --matmul=vector and --matmul=blas and
 // timed alternately (vector, blas, vector, blas: each kernel's best median
-// counts), so that load that comes and goes hits both.
+// counts), so that load that comes and goes hits both. The tn layout's
+// small class is timed at a weight gradient's shape too (128x128x4), one
+// row each, and its kernel is the one whose worst slowdown over both is the
+// smaller (KernelChoice.h).
 //
 //===----------------------------------------------------------------------===//
 

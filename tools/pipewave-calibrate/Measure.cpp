@@ -250,10 +250,11 @@ std::optional<CommFigures> measureComm(const Runner &runner,
     return std::nullopt;
   }
   // Then one line per message size: its bytes, one-way seconds, and the
-  // sender's and the receiver's CPU seconds.
+  // sender's and the receiver's CPU seconds, and the receiver's wait for a
+  // message that arrived while it was outside MPI.
   MessageFigures message;
   while (in >> message.bytes >> message.seconds >> message.sendSeconds >>
-         message.recvSeconds)
+         message.recvSeconds >> message.deliverSeconds)
     figures.messages.push_back(message);
   return figures;
 }

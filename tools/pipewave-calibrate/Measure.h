@@ -94,12 +94,14 @@ private:
 
 /// One message size between two ranks: its one-way seconds, and the CPU
 /// seconds the sender spends posting it and the receiver posting and
-/// completing its receive.
+/// completing its receive, and the receiver's wait for it when it arrived
+/// while the receiver was outside MPI.
 struct MessageFigures {
   double bytes = 0;
   double seconds = 0;
   double sendSeconds = 0;
   double recvSeconds = 0;
+  double deliverSeconds = 0;
 };
 
 /// Point-to-point and all-reduce figures between two ranks.

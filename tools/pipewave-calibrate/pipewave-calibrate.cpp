@@ -351,9 +351,11 @@ int main(int argc, char **argv) {
       die(error);
     c.matmulKernels = *kernels;
     for (const sim::MatmulKernelPoint &point : c.matmulKernels)
-      std::fprintf(stderr, "  matmul %-27s vector %.4g ms, blas %.4g ms: %s\n",
-                   point.matmulClass.c_str(), point.vectorSeconds * 1e3,
-                   point.blasSeconds * 1e3, point.kernel.c_str());
+      std::fprintf(stderr,
+                   "  matmul %-14s %gx%gx%g vector %.4g ms, blas %.4g ms: %s\n",
+                   point.matmulClass.c_str(), point.m, point.k, point.n,
+                   point.vectorSeconds * 1e3, point.blasSeconds * 1e3,
+                   point.kernel.c_str());
     runner.setCompileFlags(" --matmul-choice=" +
                            matmulChoiceFlag(c.matmulKernels));
   }
@@ -421,12 +423,14 @@ int main(int argc, char **argv) {
     report("all-reduce bandwidth", c.allReduceBytesPerSecond * 1e-9, "GB/s");
     for (const MessageFigures &m : figures->messages) {
       c.pointToPoint.push_back(
-          {m.bytes, m.seconds, m.sendSeconds, m.recvSeconds});
+          {m.bytes, m.seconds, m.sendSeconds, m.recvSeconds, m.deliverSeconds});
       std::string size =
           "message of " + std::to_string(static_cast<int64_t>(m.bytes)) + " B";
       report((size + ", one way").c_str(), m.seconds * 1e6, "us");
       report((size + ", send").c_str(), m.sendSeconds * 1e6, "us");
       report((size + ", receive").c_str(), m.recvSeconds * 1e6, "us");
+      report((size + ", receive after computing").c_str(),
+             m.deliverSeconds * 1e6, "us");
     }
   }
 

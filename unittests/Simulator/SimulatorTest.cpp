@@ -6,6 +6,8 @@
 
 #include "pipewave/Simulator/Simulator.h"
 
+#include "ProgramHelpers.h"
+
 #include "pipewave/Schedule/Generate.h"
 #include "pipewave/Schedule/Timeline.h"
 
@@ -21,25 +23,8 @@ using schedule::Program;
 
 namespace {
 
-Program build(const std::string &name, int stages, int microbatches) {
-  schedule::BuildResult built = name == "gpipe"
-                                    ? schedule::buildGPipe(stages, microbatches)
-                                    : schedule::build1F1B(stages, microbatches);
-  EXPECT_TRUE(built) << built.error;
-  return built ? *built.program : Program();
-}
-
-/// Index of the first action of `rank` with the given kind, stage and
-/// microbatch.
-int find(const Program &program, int rank, ActionKind kind, int stage,
-         int microbatch) {
-  const auto &actions = program.ranks[rank].actions;
-  for (size_t i = 0; i < actions.size(); ++i)
-    if (actions[i].kind == kind && actions[i].stage == stage &&
-        actions[i].microbatch == microbatch)
-      return static_cast<int>(i);
-  return -1;
-}
+using test::build;
+using test::find;
 
 using Shape = std::tuple<std::string, int, int>;
 

@@ -138,10 +138,16 @@
 // Each point may also hold the CPU time a message costs the two ranks
 // besides waiting (LogP's overheads): send, the sender's posting of it, and
 // recv, the receiver's posting of its receive and completing it once the
-// message is there. A Send then takes sendOverheadSeconds(bytes) of its
-// rank's time, and a Recv whose message arrived before it
+// message is there, delivered by MPI while the rank was inside it (in a
+// barrier or another wait). A Send then takes sendOverheadSeconds(bytes) of
+// its rank's time, and a Recv whose message arrived before it
 // recvOverheadSeconds(bytes) (one that waits ends at the arrival: the
-// one-way time includes both).
+// one-way time includes both). A message that arrived while the receiver
+// was outside MPI (computing) waits for the receiver's next call into MPI
+// to be matched and copied in: with a deliver column its Recv takes
+// deliverOverheadSeconds(bytes) instead (pipewave-calibrate: the wait for a
+// message sent while the receiver ran no MPI call; 0.9 us against recv's
+// 0.06 us for 2 KiB on the machine of docs/bench.md).
 // The eager limit is read off the table (eagerLimitBytes: two measured
 // sizes within 10% of each other whose times differ by 1.5x or more). A
 // rendezvous message moves only once the receiver makes progress inside
@@ -253,6 +259,10 @@ struct MessagePoint {
   /// there (0: not measured).
   double sendSeconds = 0;
   double recvSeconds = 0;
+  /// The receiver's wait for a message that arrived while it computed,
+  /// outside MPI: MPI delivers it (matches it to its receive and copies it
+  /// in) only then (0: not measured).
+  double deliverSeconds = 0;
 };
 
 /// Measured cost terms of one machine (see the file comment).
@@ -333,6 +343,10 @@ struct Calibration {
   /// measured sizes, the end points' beyond them); 0 without a table.
   double sendOverheadSeconds(double bytes) const;
   double recvOverheadSeconds(double bytes) const;
+  /// The receiver's seconds completing a message of `bytes` that arrived
+  /// while it was outside MPI (the deliver column; recvOverheadSeconds in
+  /// tables without it).
+  double deliverOverheadSeconds(double bytes) const;
 
   /// The largest size the pointToPoint table shows sent eagerly: the
   /// smaller of the first two measured sizes within 10% of each other whose

@@ -23,9 +23,10 @@
 //   (Calibration::eagerLimitBytes) also has a handshake: its one-way time
 //   less the smallest message's, which it still takes once the receiver
 //   is inside MPI after the send (a Send or Recv of its own). The table's
-//   CPU times of a message (its send and recv columns) are the flow's
-//   sendOverhead and recvOverhead, which the simulator charges to the
-//   sending and the receiving rank.
+//   CPU times of a message (its send, recv and deliver columns) are the
+//   flow's sendOverhead, recvOverhead and deliverOverhead, which the
+//   simulator charges to the sending and the receiving rank (deliver to
+//   a receiver the message reached while it computed).
 //
 // * Ring all-reduce of `bytes` among n devices:
 //     2 (n-1)/n * bytes / bw  +  2 (n-1) * latency,
@@ -60,6 +61,9 @@ struct TransferCost {
   /// calibrated devices and between nodes.
   double sendOverhead = 0;
   double recvOverhead = 0;
+  /// The receiver's seconds completing it when it arrived while the
+  /// receiver was outside MPI (Calibration::deliverOverheadSeconds).
+  double deliverOverhead = 0;
 
   double total() const { return occupancy + latency; }
 };

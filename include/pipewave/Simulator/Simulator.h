@@ -187,8 +187,10 @@ struct MessageReport {
   /// its own, plus this.
   double handshake = 0;
   /// The receiver's CPU seconds completing the message once it is there
-  /// (TransferCost::recvOverhead).
+  /// (TransferCost::recvOverhead), and once it is there after arriving
+  /// while the receiver was outside MPI (TransferCost::deliverOverhead).
   double recvOverhead = 0;
+  double deliverOverhead = 0;
 };
 
 /// Result of simulate().
