@@ -353,9 +353,12 @@ FailureOr<OpCost> getOpCost(Operation *op) {
     double elements = 0;
     for (Value result : op->getResults())
       elements += numElements(result);
-    return OpCost{*factor * elements, touchedBytes(op),
-                  *factor >= 8 ? sim::OpClass::Transcendental
-                               : sim::OpClass::Elementwise};
+    OpCost cost{*factor * elements, touchedBytes(op),
+                *factor >= 8 ? sim::OpClass::Transcendental
+                             : sim::OpClass::Elementwise};
+    if (cost.kind == sim::OpClass::Transcendental)
+      cost.function = op->getName().stripDialect().str();
+    return cost;
   }
   return structuredCost(op);
 }

@@ -410,7 +410,11 @@ void pipewave::forEachDerivedBackwardOp(
       if (isa<tosa::ErfOp, tosa::SinOp, tosa::CosOp>(op)) {
         evaluation = work;
         evaluation->flops = 8 * elements;
+        evaluation->function = isa<tosa::ErfOp>(op)   ? "exp"
+                               : isa<tosa::SinOp>(op) ? "cos"
+                                                      : "sin";
       }
+      work.function.clear();
       work.kind = sim::OpClass::Elementwise;
       work.flops = 3 * elements;
     }

@@ -193,12 +193,17 @@ double Calibration::opSecondsOf(const OpWork &op, double peakFlops,
     return issued(elementwiseFixedSeconds(op),
                   std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
                            over(op.flops, elementwiseFlopsPerSecond)));
-  case OpClass::Transcendental:
+  case OpClass::Transcendental: {
+    double rate = transcendentalFlopsPerSecond > 0
+                      ? transcendentalFlopsPerSecond
+                      : elementwiseFlopsPerSecond;
+    for (const TranscendentalPoint &point : transcendental)
+      if (!op.function.empty() && point.function == op.function)
+        rate = point.flopsPerSecond;
     return issued(elementwiseFixedSeconds(op),
                   std::max(over(op.bytes, bandwidthAt(elementwise, op.bytes)),
-                           over(op.flops, transcendentalFlopsPerSecond > 0
-                                              ? transcendentalFlopsPerSecond
-                                              : elementwiseFlopsPerSecond)));
+                           over(op.flops, rate)));
+  }
   case OpClass::Reduction:
     return issued(opSeconds, over(op.bytes, bandwidthAt(reduction, op.bytes)));
   case OpClass::OuterReduction:

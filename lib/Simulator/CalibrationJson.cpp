@@ -132,6 +132,31 @@ bool readOptionalCalibration(const JsonValue &object, Calibration &out,
       !readOptionalTable(object, "optimizerCold", out.optimizerCold, error) ||
       !readOptionalTable(object, "nonfiniteCheck", out.nonfiniteCheck, error))
     return false;
+  if (const JsonValue *points = object.find("transcendental")) {
+    if (!points->isArray()) {
+      error = "'transcendental' must be an array";
+      return false;
+    }
+    for (const JsonValue &entry : points->array) {
+      TranscendentalPoint point;
+      const JsonValue *function =
+          entry.isObject() ? entry.find("function") : nullptr;
+      if (!function || !function->isString() || function->string.empty()) {
+        error = "transcendental: an entry lacks a string 'function'";
+        return false;
+      }
+      point.function = function->string;
+      if (!entryNumber(entry, "transcendental", "flopsPerSecond",
+                       point.flopsPerSecond, error))
+        return false;
+      if (!(point.flopsPerSecond > 0)) {
+        error = "transcendental: '" + point.function +
+                "': flopsPerSecond must be positive";
+        return false;
+      }
+      out.transcendental.push_back(point);
+    }
+  }
   if (const JsonValue *points = object.find("transpose")) {
     if (!points->isArray()) {
       error = "'transpose' must be an array";
@@ -194,6 +219,15 @@ std::string optionalCalibrationJson(const Calibration &c) {
   if (c.transcendentalFlopsPerSecond > 0)
     out += "    \"transcendentalFlopsPerSecond\": " +
            jsonNumber(c.transcendentalFlopsPerSecond) + ",\n";
+  if (!c.transcendental.empty()) {
+    out += "    \"transcendental\": [";
+    for (size_t i = 0; i < c.transcendental.size(); ++i)
+      out += std::string(i ? ", " : "") + "{ \"function\": " +
+             json::jsonQuote(c.transcendental[i].function) +
+             ", \"flopsPerSecond\": " +
+             jsonNumber(c.transcendental[i].flopsPerSecond) + " }";
+    out += "],\n";
+  }
   if (!c.outerReduction.empty())
     out += table("outerReduction", c.outerReduction);
   if (!c.copy.empty())

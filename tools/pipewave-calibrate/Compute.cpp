@@ -177,6 +177,24 @@ void measureCompute(Runner &runner, SamplePool &loops, bool quick,
          "GFLOP/s");
   report("transcendental (exp, 8 flops each)",
          c.transcendentalFlopsPerSecond * 1e-9, "GFLOP/s");
+  // The functions whose libm cost differs most from exp's in the ratio of
+  // their flop counts (the cost model's: 10 flops an element each), on
+  // the same values in [-1, 1]. The CPU target only: a GPU's are
+  // intrinsics at exp's rate.
+  c.transcendental.clear();
+  if (!gpu)
+    for (const char *function : {"erf", "tanh", "sigmoid"}) {
+      double seconds = timeOf(runner,
+                              elementwiseChain(std::string("tosa.") + function,
+                                               expSide, expSide, 1),
+                              function)
+                           .forward;
+      c.transcendental.push_back(
+          {function, 10 * expElements / positive(seconds - fixedFused)});
+      report((std::string("transcendental (") + function + ", 10 flops each)")
+                 .c_str(),
+             c.transcendental.back().flopsPerSecond * 1e-9, "GFLOP/s");
+    }
 
   // Transposes by shape: the rate depends on the rows and the row length,
   // not only on the bytes (long rows read with a large stride). 512 is

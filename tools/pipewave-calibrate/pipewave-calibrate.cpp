@@ -43,6 +43,8 @@
 //                              512 and 1024
 //   elementwiseFlopsPerSecond  the fastest tosa.add (1 flop an element)
 //   transcendentalFlops...     one tosa.exp (8 flops an element)
+//   transcendental             one tosa.erf, tosa.tanh and tosa.sigmoid
+//                              each (10 flops an element; CPU only)
 //   accumulate*, copy*,        the runtime's gradient accumulation (caches
 //                              evicted, and in cache), a
 //   nonfiniteCheck             memcpy and the scan for non-finite values,

@@ -29,6 +29,8 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
+#include <string>
+
 namespace pipewave {
 
 /// Work of one op: floating point operations and bytes moved (read + written),
@@ -40,9 +42,15 @@ struct OpCost {
   sim::OpClass kind = sim::OpClass::Other;
   /// tosa.matmul [B, M, K] x [B, K, N]: M, N and K.
   double m = 0, n = 0, k = 0;
+  /// A transcendental op's function (the TOSA op's name, e.g. "erf").
+  std::string function;
 
   /// The work as the device's cost (sim::DeviceSpec::opSeconds) takes it.
-  sim::OpWork work() const { return {kind, flops, bytes, m, n, k}; }
+  sim::OpWork work() const {
+    sim::OpWork work{kind, flops, bytes, m, n, k};
+    work.function = function;
+    return work;
+  }
 
   OpCost &operator+=(const OpCost &other) {
     flops += other.flops;

@@ -20,6 +20,11 @@
 //   pow: library calls per element in the CPU code):
 //       fusedOpSeconds + max(bytes / elementwise(bytes),
 //                            flops / transcendentalFlopsPerSecond)
+//   with the function's own rate from the transcendental table where it
+//   has one: libm's functions differ more than their flop counts say
+//   (on the machine of docs/bench.md expf took 2.9 ns, erff 8.5 and
+//   tanhf 10.8 on values in [-2, 2], where 8 and 10 flops at exp's rate
+//   gave erf and tanh 3.6)
 //   reduction along the innermost axis:
 //                    opSeconds + bytes / reduction(bytes)
 //   reduction along an outer axis (adds whole rows, vectorises like an
@@ -215,6 +220,17 @@ struct OpWork {
   /// reshapes), so the lowering fuses it into them: no kernel (loop nest)
   /// of its own.
   bool fusedIntoUsers = false;
+  /// Transcendental: the function it evaluates per element, the TOSA op's
+  /// name ("exp", "erf", "tanh", ...; empty: not known).
+  std::string function;
+};
+
+/// The measured rate of one transcendental function, in the cost model's
+/// flops (8 an element for exp, log, sin and cos; 10 for tanh, sigmoid and
+/// erf; 16 for pow).
+struct TranscendentalPoint {
+  std::string function;
+  double flopsPerSecond = 0;
 };
 
 /// One measured matmul: its shape and its rate.
@@ -280,6 +296,9 @@ struct Calibration {
   double elementwiseFlopsPerSecond = 0;
   /// Optional terms (see the file comment for their fall-backs).
   double transcendentalFlopsPerSecond = 0;
+  /// Rates of single transcendental functions (optional; a function not
+  /// in it runs at transcendentalFlopsPerSecond, exp's).
+  std::vector<TranscendentalPoint> transcendental;
   /// Fixed cost of an element-wise op; negative: opSeconds.
   double fusedOpSeconds = -1;
   /// Fixed cost of an element-wise op that the lowering does not fuse into
