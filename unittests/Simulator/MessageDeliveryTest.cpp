@@ -7,9 +7,10 @@
 //
 // The pointToPoint table's deliver column: the receiver's wait for a message
 // that arrived while it was outside MPI. Read, interpolated and written back
-// by the device file; charged by the simulator to a Recv whose message
-// arrived while its rank computed, where a Recv whose message arrived while
-// the rank was inside a Send or Recv of its own keeps the recv column.
+// by the device file; a Recv whose message arrived while its rank was
+// inside a Send or Recv of its own keeps the recv column (one whose message
+// arrived while the rank computed takes deliver:
+// SimulatorTest.MessagesTakeTheRanksTime).
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,42 +100,6 @@ TEST(MessageDeliveryTest, DeliverColumnFollowsTheTable) {
   broken.replace(broken.find("\"deliver\": 5e-7"), 15, "\"deliver\": -1");
   EXPECT_FALSE(parseDeviceJson(broken, &error));
   EXPECT_NE(error.find("deliver"), std::string::npos) << error;
-}
-
-// GPipe S=2, M=2, F=1 (2 on stage 1), B=2; messages take 0.5 one way,
-// posting a send 0.25 of the sender's time, completing a receive that was
-// delivered inside MPI 0.125 and one that arrived while the receiver
-// computed 0.375. act1 arrives at 2.75 while rank 1 runs F0 [1.5, 3.5]: its
-// Recv ends at 3.875 (0.125 later than with the recv column alone,
-// SimulatorTest.MessagesTakeTheRanksTime), and every later action with it.
-//   rank 1: F1 [3.875, 5.875], B0 [5.875, 7.875], send grad0 [7.875,
-//           8.125] (arrives 8.375), B1 [8.125, 10.125], send grad1
-//           [10.125, 10.375] (arrives 10.625);
-//   rank 0: waits for both grads: B0 [8.375, 10.375], B1 [10.625, 12.625].
-TEST(MessageDeliveryTest, MessageThatArrivedDuringComputeIsDeliveredAtItsRecv) {
-  Program program = build("gpipe", 2, 2);
-  CostTable costs = CostTable::uniform(2);
-  costs.stages[1].forward = 2;
-  costs.stages[0].activationBytes = 4000;
-  Cluster cluster = Cluster::ideal(2);
-  Calibration measured;
-  measured.pointToPoint = {{8, 0.5, 0.25, 0.125, 0.375},
-                           {1e6, 0.5, 0.25, 0.125, 0.375}};
-  cluster.device.calibration = measured;
-  SimReport report = simulate(program, costs, cluster);
-  ASSERT_TRUE(report.error.empty()) << report.error;
-  auto recv1 = sliceOf(report, program, 1, ActionKind::Recv, 1, 1);
-  EXPECT_DOUBLE_EQ(recv1.first, 3.5);
-  EXPECT_DOUBLE_EQ(recv1.second, 3.875);
-  EXPECT_DOUBLE_EQ(sliceOf(report, program, 1, ActionKind::Forward, 1, 1).first,
-                   3.875);
-  EXPECT_DOUBLE_EQ(
-      sliceOf(report, program, 0, ActionKind::Backward, 0, 0).first, 8.375);
-  EXPECT_DOUBLE_EQ(
-      sliceOf(report, program, 0, ActionKind::Backward, 0, 1).first, 10.625);
-  EXPECT_DOUBLE_EQ(report.stepTime, 12.625);
-  for (const MessageReport &message : report.messages)
-    EXPECT_DOUBLE_EQ(message.deliverOverhead, 0.375);
 }
 
 // 1F1B S=2, M=2, F=1 (0.5 on stage 1), B=2; messages take 0.75 one way and

@@ -287,6 +287,24 @@ TEST(SimulatorTest, MessagesTakeTheRanksTime) {
   SimReport free = simulate(program, costs, cluster);
   ASSERT_TRUE(free.error.empty()) << free.error;
   EXPECT_DOUBLE_EQ(free.stepTime, 12);
+
+  // With a deliver column of 0.375 (the receiver's wait for a message that
+  // arrived while it computed): act1 arrived at 2.75 while rank 1 ran F0
+  // [1.5, 3.5], so its Recv ends at 3.875, and everything after it 0.25
+  // later than with recv: F1 [3.875, 5.875], ..., send grad1 [10.125,
+  // 10.375] (arrives 10.625), rank 0's B1 [10.625, 12.625].
+  measured.pointToPoint = {{8, 0.5, 0.25, 0.125, 0.375},
+                           {1e6, 0.5, 0.25, 0.125, 0.375}};
+  cluster.device.calibration = measured;
+  SimReport delivered = simulate(program, costs, cluster);
+  ASSERT_TRUE(delivered.error.empty()) << delivered.error;
+  int recv = find(program, 1, ActionKind::Recv, 1, 1);
+  ASSERT_GE(recv, 0);
+  EXPECT_DOUBLE_EQ(delivered.ranks[1].slices.at(recv).start, 3.5);
+  EXPECT_DOUBLE_EQ(delivered.ranks[1].slices.at(recv).end, 3.875);
+  EXPECT_DOUBLE_EQ(delivered.stepTime, 12.625);
+  for (const MessageReport &message : delivered.messages)
+    EXPECT_DOUBLE_EQ(message.deliverOverhead, 0.375);
 }
 
 TEST(SimulatorTest, MemoryBreakdown) {

@@ -23,10 +23,9 @@ namespace {
 /// kCalibrated (element-wise at 1 GB/s, every op's fixed cost 1 us) with
 /// exp's rate 4 GFLOP/s and erf's own 2 GFLOP/s.
 std::string withTable() {
-  return calibratedWith(
-      "\"transcendentalFlopsPerSecond\": 4e9,\n"
-      "    \"transcendental\": [{ \"function\": \"erf\", "
-      "\"flopsPerSecond\": 2e9 }],");
+  return calibratedWith("\"transcendentalFlopsPerSecond\": 4e9,\n"
+                        "    \"transcendental\": [{ \"function\": \"erf\", "
+                        "\"flopsPerSecond\": 2e9 }],");
 }
 
 OpWork transcendental(const std::string &function, double flops) {
@@ -54,8 +53,7 @@ TEST(TranscendentalTest, FunctionsInTheTableTakeTheirOwnRate) {
             std::string::npos)
       << toJson(*device);
   // Without the table erf too runs at exp's rate, and none is written.
-  EXPECT_EQ(toJson(calibrated()).find("\"transcendental\""),
-            std::string::npos);
+  EXPECT_EQ(toJson(calibrated()).find("\"transcendental\""), std::string::npos);
 }
 
 TEST(TranscendentalTest, MalformedEntriesAreRefused) {
@@ -68,9 +66,8 @@ TEST(TranscendentalTest, MalformedEntriesAreRefused) {
   text = calibratedWith("\"transcendental\": [{ \"function\": \"erf\", "
                         "\"flopsPerSecond\": 0 }],");
   EXPECT_FALSE(parseDeviceJson(text, &error));
-  EXPECT_EQ(error,
-            "calibration: transcendental: 'erf': flopsPerSecond must be "
-            "positive");
+  EXPECT_EQ(error, "calibration: transcendental: 'erf': flopsPerSecond must be "
+                   "positive");
   text = calibratedWith("\"transcendental\": { \"function\": \"erf\" },");
   EXPECT_FALSE(parseDeviceJson(text, &error));
   EXPECT_EQ(error, "calibration: 'transcendental' must be an array");
