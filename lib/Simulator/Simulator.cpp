@@ -23,32 +23,6 @@ using schedule::Program;
 using schedule::RankProgram;
 using schedule::Slice;
 
-CostTable CostTable::uniform(int numStages,
-                             const schedule::UniformCosts &costs) {
-  CostTable table;
-  StageCosts stage;
-  static_cast<schedule::ActionDurations &>(stage) = costs;
-  table.stages.assign(std::max(0, numStages), stage);
-  return table;
-}
-
-double CostTable::messageBytes(Payload payload, int stage) const {
-  if (stage < 0 || stage >= static_cast<int>(stages.size()))
-    return 0;
-  if (payload == Payload::Activation)
-    return stages[stage].activationBytes;
-  if (stages[stage].gradientBytes >= 0)
-    return stages[stage].gradientBytes;
-  return stage > 0 ? stages[stage - 1].activationBytes : 0;
-}
-
-Placement Placement::onePerRank(int numRanks) {
-  Placement placement;
-  for (int r = 0; r < numRanks; ++r)
-    placement.devices.push_back({r});
-  return placement;
-}
-
 namespace {
 
 enum class MemoryKind { Stash, Buffer };

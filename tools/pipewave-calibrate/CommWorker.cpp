@@ -78,6 +78,16 @@ double pingPong(Backend &backend, std::vector<char> &buffer, size_t bytes,
                   [&] { return pingPongOnce(backend, buffer, bytes, each); });
 }
 
+/// Rank 1's `figure` (a receiver's) to rank 0, which writes the figures;
+/// `tag` follows the messages of the measurement.
+void fromReceiver(Backend &backend, double &figure, int tag) {
+  int peer = 1 - backend.rank();
+  if (backend.rank() == 1)
+    backend.wait(backend.isend(&figure, sizeof figure, peer, tag), "figure");
+  else
+    backend.wait(backend.irecv(&figure, sizeof figure, peer, tag), "figure");
+}
+
 /// CPU seconds a message of `bytes` costs its two ranks besides waiting,
 /// per message over a batch of `count` (LogP's overheads), each the median
 /// over kBatches batches: the sender's isend call, with the receive
@@ -125,10 +135,7 @@ std::pair<double, double> overheads(Backend &backend, size_t bytes, int count) {
   send = median(std::move(sends));
   recv = median(std::move(recvs));
   // Rank 0 writes the figures: it gets the receiver's.
-  if (rank == 1)
-    backend.wait(backend.isend(&recv, sizeof recv, peer, count), "overhead");
-  else
-    backend.wait(backend.irecv(&recv, sizeof recv, peer, count), "overhead");
+  fromReceiver(backend, recv, count);
   return {send, recv};
 }
 
@@ -165,12 +172,7 @@ double delivery(Backend &backend, size_t bytes, int count,
   };
   once(); // warm-up
   double deliver = medianOf(kBatches, once);
-  if (rank == 1)
-    backend.wait(backend.isend(&deliver, sizeof deliver, peer, count),
-                 "deliver");
-  else
-    backend.wait(backend.irecv(&deliver, sizeof deliver, peer, count),
-                 "deliver");
+  fromReceiver(backend, deliver, count);
   return deliver;
 }
 

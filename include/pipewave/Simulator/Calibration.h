@@ -151,7 +151,7 @@
 // was outside MPI (computing) waits for the receiver's next call into MPI
 // to be matched and copied in: with a deliver column its Recv takes
 // deliverOverheadSeconds(bytes) instead (pipewave-calibrate: the wait for a
-// message sent while the receiver ran no MPI call; 0.9 us against recv's
+// message sent while the receiver ran no MPI call; 0.6 us against recv's
 // 0.06 us for 2 KiB on the machine of docs/bench.md).
 // The eager limit is read off the table (eagerLimitBytes: two measured
 // sizes within 10% of each other whose times differ by 1.5x or more). A
