@@ -1,4 +1,4 @@
-/*===- bench_small_gemm.c - pipewave's AVX-512 kernel against OpenBLAS ----===*
+/*===- bench_small_gemm.c - pipewave's AVX-512 kernels against OpenBLAS ---===*
  *
  * Part of the pipewave project.
  *
@@ -7,13 +7,16 @@
  * Times C = A*B (+ beta*C) for each product of a linear layer at a given
  * microbatch size: the forward (M x K times K x N, both row-major), the
  * input gradient (dY times W^T) and the weight gradient (X^T times dY,
- * beta = 1), with OpenBLAS's cblas_sgemm and with pw_small_gemm where it
- * takes the product, alternated in one process, best of REPS each.
+ * beta = 1), with OpenBLAS's cblas_sgemm and with the pipewave kernel that
+ * takes the product (pw_small_gemm for few rows, else pw_packed_gemm), as
+ * compiled stage code calls them, alternated in one process, best of REPS
+ * each.
  *
  *   bench_small_gemm REPS M K N [M K N ...]
  *
  *===----------------------------------------------------------------------===*/
 
+#include "PackedGemm.h"
 #include "SmallGemm.h"
 
 #include <cblas.h>
@@ -51,19 +54,23 @@ static void one(const char *name, int reps, int m, int n, int k, int aT, int bT,
     if (t < blas)
       blas = t;
     t = now();
-    taken = pw_small_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, c, n, 1);
+    taken = pw_small_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, c, n, 1)
+                ? 1
+                : 2 * pw_packed_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, c,
+                                     n, 1);
     t = now() - t;
     if (t < own)
       own = t;
   }
   double gflop = 2.0 * m * n * k * 1e-9;
   if (taken)
-    printf("%-14s %5dx%5dx%5d  OpenBLAS %7.1f GFLOP/s  pipewave %7.1f "
-           "GFLOP/s  OpenBLAS/pipewave time %.2f\n",
-           name, m, n, k, gflop / blas, gflop / own, own / blas);
+    printf("%-14s %5dx%5dx%5d  OpenBLAS %7.1f GFLOP/s  pipewave (%s) %7.1f "
+           "GFLOP/s  pipewave/OpenBLAS time %.2f\n",
+           name, m, n, k, gflop / blas, taken == 1 ? "few-row" : "packed",
+           gflop / own, own / blas);
   else
-    printf("%-14s %5dx%5dx%5d  OpenBLAS %7.1f GFLOP/s  (OpenBLAS's: the "
-           "kernel does not take it)\n",
+    printf("%-14s %5dx%5dx%5d  OpenBLAS %7.1f GFLOP/s  (OpenBLAS's: no "
+           "kernel of pipewave's takes it)\n",
            name, m, n, k, gflop / blas);
   free(a);
   free(b);

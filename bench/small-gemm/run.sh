@@ -1,19 +1,21 @@
 #!/bin/sh
 # The matmuls of a linear layer at microbatch sizes, with OpenBLAS's
-# cblas_sgemm and with pipewave's AVX-512 kernel for few-row products
-# (lib/Target/CPU/SmallGemm.c), alternated in one process on one core.
+# cblas_sgemm and with pipewave's AVX-512 kernels (lib/Target/CPU: SmallGemm.c
+# for few-row products, PackedGemm.c for larger ones), alternated in one
+# process on one core.
 #
 #   bench/small-gemm/run.sh BUILD_DIR [REPS] [M K N ...]
 #
 # Default shapes: the peer bench's MLP (32-row microbatches of a 512-wide
-# layer), then 8, 64 and 128 rows, and the examples' 4x128x128. OpenBLAS
+# layer, and its full batch of 256 rows), then 8, 64 and 128 rows, and the
+# examples' 4x128x128. OpenBLAS
 # runs the kernels pipewave's ranks run (scripts/openblas-coretype.py).
 set -eu
 build=${1:?usage: run.sh BUILD_DIR [REPS] [M K N ...]}
 shift
 reps=${1:-200}
 [ $# -gt 0 ] && shift
-[ $# -eq 0 ] && set -- 32 512 512 8 512 512 64 512 512 128 512 512 4 128 128
+[ $# -eq 0 ] && set -- 32 512 512 256 512 512 8 512 512 64 512 512 128 512 512 4 128 128
 here=$(cd "$(dirname "$0")" && pwd)
 root="$here/../.."
 work=$(mktemp -d)

@@ -455,7 +455,8 @@ void Driver::chooseGemmThreads() {
   if (!kernels.empty())
     gemmThreads += ", " + kernels;
   if (!kernels.empty() && pw_small_gemm_active && pw_small_gemm_active())
-    gemmThreads += ", few-row products on pipewave's AVX-512 kernel";
+    gemmThreads += ", few-row products on pipewave's AVX-512 kernel, "
+                   "larger ones on its packed kernel";
 }
 
 } // namespace pipewave::runtime

@@ -4,13 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// pw_sgemm (through its memref-descriptor arguments) and the AVX-512 kernel
-// behind it, against a product in double precision: every layout of A and B,
-// beta 0, 1 and 0.5, leading dimensions wider than the matrix, shapes that
-// end inside a 12x32 tile and k that crosses the kernel's 256-step blocks.
+// pw_sgemm (through its memref-descriptor arguments) and the two AVX-512
+// kernels behind it, against a product in double precision: every layout of
+// A and B, beta 0, 1 and 0.5, leading dimensions wider than the matrix,
+// shapes that end inside a tile or a strip and k that crosses the kernels'
+// 256-step blocks.
 //
 //===----------------------------------------------------------------------===//
 
+#include "PackedGemm.h"
 #include "SmallGemm.h"
 
 #include <gtest/gtest.h>
@@ -76,7 +78,8 @@ double maxError(const View &a, const View &b, const std::vector<float> &c0,
 
 const Shape kShapes[] = {{32, 512, 512}, {8, 128, 128},  {13, 47, 300},
                          {16, 33, 64},   {128, 96, 257}, {32, 130, 70},
-                         {4, 128, 128},  {512, 64, 32},  {3, 5, 7}};
+                         {4, 128, 128},  {512, 64, 32},  {3, 5, 7},
+                         {160, 128, 300}};
 
 class GemmLayouts
     : public ::testing::TestWithParam<std::tuple<bool, bool, float>> {};
@@ -153,6 +156,54 @@ TEST(SmallGemm, LeavesTheRestToOpenBlas) {
   EXPECT_FALSE(pw_small_gemm_takes(4, 128, 128, 1, 0));
   EXPECT_TRUE(pw_small_gemm_takes(32, 512, 512, 0, 0));
   EXPECT_TRUE(pw_small_gemm_takes(32, 512, 512, 1, 0));
+}
+
+// The packed kernel on any shape: panels of uneven rows (100 = 7 x 14 + 2
+// would leave a short one), strips narrower than 32 columns, k with a
+// remainder below 16 and past one or two 256-step blocks.
+TEST_P(GemmLayouts, PackedGemmMatchesDoubleProduct) {
+  auto [aT, bT, beta] = GetParam();
+  if (!__builtin_cpu_supports("avx512f"))
+    GTEST_SKIP() << "the kernel needs AVX-512";
+  const Shape shapes[] = {{64, 128, 128}, {100, 160, 300}, {13, 47, 300},
+                          {1, 32, 1},     {30, 70, 513},   {15, 33, 17},
+                          {14, 32, 16},   {160, 128, 0}};
+  std::mt19937 rng(13);
+  for (Shape s : shapes) {
+    View a = makeView(s.m, s.k, aT, rng);
+    View b = makeView(s.k, s.n, bT, rng);
+    int64_t ldc = s.n + 2;
+    std::vector<float> c0(s.m * ldc, 0.25f);
+    std::vector<float> c = c0;
+    ASSERT_EQ(pw_packed_gemm_any_shape(s.m, s.n, s.k, a.data.data() + a.off, aT,
+                                       aT ? a.cs : a.rs, b.data.data() + b.off,
+                                       bT, bT ? b.cs : b.rs, beta, c.data(),
+                                       ldc),
+              1);
+    EXPECT_LT(maxError(a, b, c0, c, ldc, beta, s), 1e-5)
+        << s.m << "x" << s.n << "x" << s.k;
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = s.n; j < ldc; ++j)
+        ASSERT_EQ(c[i * ldc + j], 0.25f);
+  }
+}
+
+TEST(PackedGemm, TakesTheFullBatchProducts) {
+  // A 512-wide linear layer on 256 rows: forward, input and weight gradient.
+  EXPECT_TRUE(pw_packed_gemm_takes(256, 512, 512, 0, 0));
+  EXPECT_TRUE(pw_packed_gemm_takes(256, 512, 512, 1, 0));
+  EXPECT_TRUE(pw_packed_gemm_takes(512, 512, 256, 0, 1));
+  // Too few rows, a short k or n, a narrow last strip, too many rows.
+  EXPECT_FALSE(pw_packed_gemm_takes(32, 512, 512, 0, 0));
+  EXPECT_FALSE(pw_packed_gemm_takes(512, 512, 32, 0, 1));
+  EXPECT_FALSE(pw_packed_gemm_takes(256, 64, 512, 0, 0));
+  EXPECT_FALSE(pw_packed_gemm_takes(256, 1000, 512, 0, 0));
+  EXPECT_FALSE(pw_packed_gemm_takes(1024, 512, 512, 0, 0));
+  // More than one OpenBLAS thread: OpenBLAS splits the product.
+  std::vector<float> a(256 * 512, 1.0f), b(512 * 512, 1.0f), c(256 * 512);
+  EXPECT_EQ(pw_packed_gemm(256, 512, 512, a.data(), 0, 512, b.data(), 0, 512,
+                           0.0f, c.data(), 512, 2),
+            0);
 }
 
 } // namespace

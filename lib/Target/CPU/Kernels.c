@@ -14,12 +14,14 @@
  * They compute C = A * B + beta * C (for every batch b of the batched form)
  * with OpenBLAS cblas_sgemm when each matrix has a unit stride along one of
  * its dimensions (row- or column-major, any leading dimension), and with
- * plain loops otherwise. Batch dimensions of size 1 broadcast. Products with
- * few rows go to pipewave's own AVX-512 kernel where it is the faster one
- * (SmallGemm.c).
+ * plain loops otherwise. Batch dimensions of size 1 broadcast. On one
+ * OpenBLAS thread with AVX-512, products with few rows go to pipewave's own
+ * kernel for them where it is the faster one (SmallGemm.c), and larger ones
+ * to its packed kernel (PackedGemm.c).
  *
  *===----------------------------------------------------------------------===*/
 
+#include "PackedGemm.h"
 #include "SmallGemm.h"
 
 #include <cblas.h>
@@ -60,9 +62,11 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c) {
   if (k > 0 && blas_layout(a, &ta, &lda) && blas_layout(b, &tb, &ldb) &&
       blas_layout(c, &tc, &ldc) && tc == CblasNoTrans && m < INT32_MAX &&
       n < INT32_MAX && k < INT32_MAX) {
+    int threads = openblas_get_num_threads();
     if (pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
-                      tb == CblasTrans, ldb, beta, c->data, ldc,
-                      openblas_get_num_threads()))
+                      tb == CblasTrans, ldb, beta, c->data, ldc, threads) ||
+        pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+                       tb == CblasTrans, ldb, beta, c->data, ldc, threads))
       return;
     cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
                 (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
@@ -114,10 +118,12 @@ void pw_sgemm_batched(float beta, float *a_alloc, float *a, int64_t a_off,
 
 /* For the runtime's --print-memory report (a weak reference there: a
  * binary without these helpers has no OpenBLAS matmuls): whether products
- * of few rows run on pipewave's kernel, which leaves them to OpenBLAS when
- * OpenBLAS runs more than one thread. */
+ * of few rows, and the larger ones of PackedGemm.c, run on pipewave's
+ * kernels, which leave them to OpenBLAS when OpenBLAS runs more than one
+ * thread. */
 int pw_small_gemm_active(void) {
-  return pw_small_gemm_enabled() && openblas_get_num_threads() == 1;
+  return pw_small_gemm_enabled() && pw_packed_gemm_enabled() &&
+         openblas_get_num_threads() == 1;
 }
 
 /* memref.copy between buffers that are not both contiguous (e.g. the strided

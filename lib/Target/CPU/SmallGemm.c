@@ -28,11 +28,14 @@
  *===----------------------------------------------------------------------===*/
 
 #include "SmallGemm.h"
+#include "GemmScratch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include "Avx512Transpose.h"
+
 #include <immintrin.h>
 
 #define PW_AVX512 __attribute__((target("avx512f")))
@@ -134,36 +137,6 @@ static PW_AVX512 void broadcastGemm(int64_t m, int64_t n, int64_t k,
   }
 }
 
-/* Rows 0-15 of out = columns 0-15 of the 16x16 block at src (row stride
- * lds): four rounds of in-register shuffles. */
-static inline __attribute__((always_inline)) PW_AVX512 void
-transposeBlock(const float *src, int64_t lds, __m512 out[16]) {
-  __m512 t[16];
-  for (int i = 0; i < 16; ++i)
-    out[i] = _mm512_loadu_ps(src + i * lds);
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(out[i], out[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(out[i], out[i + 1]);
-  }
-  for (int i = 0; i < 16; i += 4) {
-    __m512d a = _mm512_castps_pd(t[i]), b = _mm512_castps_pd(t[i + 1]);
-    __m512d c = _mm512_castps_pd(t[i + 2]), d = _mm512_castps_pd(t[i + 3]);
-    out[i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
-    out[i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
-    out[i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
-    out[i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
-  }
-  for (int g = 0; g < 16; g += 8)
-    for (int i = 0; i < 4; ++i) {
-      t[g + i] = _mm512_shuffle_f32x4(out[g + i], out[g + i + 4], 0x88);
-      t[g + i + 4] = _mm512_shuffle_f32x4(out[g + i], out[g + i + 4], 0xdd);
-    }
-  for (int i = 0; i < 8; ++i) {
-    out[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-    out[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
-  }
-}
-
 /* dst[j * ldd + i] = src[i * lds + j] (beta == 0), or dst = beta * dst +
  * that (beta != 0), for i < rows, j < cols: whole 16x16 blocks in
  * registers, the edges element by element. */
@@ -175,7 +148,7 @@ static PW_AVX512 void transposeInto(const float *src, int64_t lds, int64_t rows,
     for (int64_t j0 = 0; j0 < cols; j0 += 16) {
       if (i0 + 16 <= rows && j0 + 16 <= cols) {
         __m512 block[16];
-        transposeBlock(src + i0 * lds + j0, lds, block);
+        pw_transpose16(src + i0 * lds + j0, lds, 16, block);
         for (int j = 0; j < 16; ++j) {
           float *out = dst + (j0 + j) * ldd + i0;
           __m512 x = block[j];
@@ -196,30 +169,13 @@ static PW_AVX512 void transposeInto(const float *src, int64_t lds, int64_t rows,
     }
 }
 
-/* Per-thread scratch that only grows. */
-static _Thread_local float *scratch;
-static _Thread_local size_t scratchFloats;
-
-static float *scratchFor(size_t floats) {
-  if (floats <= scratchFloats)
-    return scratch;
-  size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
-  float *grown = (float *)aligned_alloc(64, bytes);
-  if (!grown)
-    return NULL;
-  free(scratch);
-  scratch = grown;
-  scratchFloats = bytes / sizeof(float);
-  return scratch;
-}
-
 /* C = beta * C + A * B^T, A [m,k] and B [n,k] both with unit column stride:
  * T = B * A^T (n x m) by broadcastGemm, then C = beta * C + T^T. */
 static PW_AVX512 int transposedGemm(int64_t m, int64_t n, int64_t k,
                                     const float *a, int64_t lda, const float *b,
                                     int64_t ldb, float beta, float *c,
                                     int64_t ldc) {
-  float *at = scratchFor((size_t)(k * m + n * m));
+  float *at = pw_gemm_scratch((size_t)(k * m + n * m));
   if (!at)
     return 0;
   float *t = at + k * m;
