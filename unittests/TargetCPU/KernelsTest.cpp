@@ -105,7 +105,37 @@ TEST_P(GemmLayouts, PwSgemmMatchesDoubleProduct) {
   }
 }
 
-// The kernel itself, for every product it takes.
+// One of pipewave's kernels, called as kernel(m, n, k, a, aT, lda, b, bT,
+// ldb, beta, c, ldc) on random operands of shape s (C starting at 0.25):
+// C against the double product, and the elements between rows (ldc > n)
+// not written.
+template <typename Kernel>
+void checkKernel(Kernel kernel, Shape s, bool aT, bool bT, float beta,
+                 std::mt19937 &rng) {
+  View a = makeView(s.m, s.k, aT, rng);
+  View b = makeView(s.k, s.n, bT, rng);
+  int64_t ldc = s.n + 2;
+  std::vector<float> c0(s.m * ldc, 0.25f);
+  std::vector<float> c = c0;
+  ASSERT_EQ(kernel(s.m, s.n, s.k, a.data.data() + a.off, aT, aT ? a.cs : a.rs,
+                   b.data.data() + b.off, bT, bT ? b.cs : b.rs, beta, c.data(),
+                   ldc),
+            1)
+      << s.m << "x" << s.n << "x" << s.k;
+  EXPECT_LT(maxError(a, b, c0, c, ldc, beta, s), 1e-5)
+      << s.m << "x" << s.n << "x" << s.k;
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t j = s.n; j < ldc; ++j)
+      ASSERT_EQ(c[i * ldc + j], 0.25f);
+}
+
+int smallGemmOneThread(int64_t m, int64_t n, int64_t k, const float *a, int aT,
+                       int64_t lda, const float *b, int bT, int64_t ldb,
+                       float beta, float *c, int64_t ldc) {
+  return pw_small_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, c, ldc, 1);
+}
+
+// The few-row kernel itself, for every product it takes.
 TEST_P(GemmLayouts, SmallGemmMatchesDoubleProduct) {
   auto [aT, bT, beta] = GetParam();
   if (!__builtin_cpu_supports("avx512f"))
@@ -115,21 +145,7 @@ TEST_P(GemmLayouts, SmallGemmMatchesDoubleProduct) {
   for (Shape s : kShapes) {
     if (!pw_small_gemm_takes(s.m, s.n, s.k, bT, aT))
       continue;
-    View a = makeView(s.m, s.k, aT, rng);
-    View b = makeView(s.k, s.n, bT, rng);
-    int64_t ldc = s.n + 2;
-    std::vector<float> c0(s.m * ldc, 0.25f);
-    std::vector<float> c = c0;
-    ASSERT_EQ(pw_small_gemm(s.m, s.n, s.k, a.data.data() + a.off, aT,
-                            aT ? a.cs : a.rs, b.data.data() + b.off, bT,
-                            bT ? b.cs : b.rs, beta, c.data(), ldc, 1),
-              1);
-    EXPECT_LT(maxError(a, b, c0, c, ldc, beta, s), 1e-5)
-        << s.m << "x" << s.n << "x" << s.k;
-    // The elements between rows (ldc > n) are not written.
-    for (int64_t i = 0; i < s.m; ++i)
-      for (int64_t j = s.n; j < ldc; ++j)
-        ASSERT_EQ(c[i * ldc + j], 0.25f);
+    checkKernel(smallGemmOneThread, s, aT, bT, beta, rng);
     ++taken;
   }
   // Transposed A against transposed B is left to OpenBLAS.
@@ -169,23 +185,8 @@ TEST_P(GemmLayouts, PackedGemmMatchesDoubleProduct) {
                           {1, 32, 1},     {30, 70, 513},   {15, 33, 17},
                           {14, 32, 16},   {160, 128, 0}};
   std::mt19937 rng(13);
-  for (Shape s : shapes) {
-    View a = makeView(s.m, s.k, aT, rng);
-    View b = makeView(s.k, s.n, bT, rng);
-    int64_t ldc = s.n + 2;
-    std::vector<float> c0(s.m * ldc, 0.25f);
-    std::vector<float> c = c0;
-    ASSERT_EQ(pw_packed_gemm_any_shape(s.m, s.n, s.k, a.data.data() + a.off, aT,
-                                       aT ? a.cs : a.rs, b.data.data() + b.off,
-                                       bT, bT ? b.cs : b.rs, beta, c.data(),
-                                       ldc),
-              1);
-    EXPECT_LT(maxError(a, b, c0, c, ldc, beta, s), 1e-5)
-        << s.m << "x" << s.n << "x" << s.k;
-    for (int64_t i = 0; i < s.m; ++i)
-      for (int64_t j = s.n; j < ldc; ++j)
-        ASSERT_EQ(c[i * ldc + j], 0.25f);
-  }
+  for (Shape s : shapes)
+    checkKernel(pw_packed_gemm_any_shape, s, aT, bT, beta, rng);
 }
 
 TEST(PackedGemm, TakesTheFullBatchProducts) {
