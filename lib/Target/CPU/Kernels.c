@@ -122,8 +122,8 @@ void pw_sgemm_batched(float beta, float *a_alloc, float *a, int64_t a_off,
  * kernels, which leave them to OpenBLAS when OpenBLAS runs more than one
  * thread. */
 int pw_small_gemm_active(void) {
-  return pw_small_gemm_enabled() && pw_packed_gemm_enabled() &&
-         openblas_get_num_threads() == 1;
+  /* pw_packed_gemm_enabled() is the same switch. */
+  return pw_small_gemm_enabled() && openblas_get_num_threads() == 1;
 }
 
 /* memref.copy between buffers that are not both contiguous (e.g. the strided

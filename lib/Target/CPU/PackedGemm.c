@@ -52,6 +52,9 @@ typedef struct Lines {
   int64_t stride, perRow, next, end;
 } Lines;
 
+/* No lines. */
+static const Lines kNoLines = {NULL, 1, 1, 0, 0};
+
 /* What one tile prefetches: the next B strip, its share of the next A
  * block, the next tile of C. */
 typedef struct Prefetch {
@@ -265,6 +268,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
   int64_t panels = (m + kMr - 1) / kMr, strips = (n + kNr - 1) / kNr;
   /* The first `extra` panels have one row more than the others. */
   int64_t rows = m / panels, extra = m % panels;
+#define PW_PANEL_ROWS(q) ((int)(rows + ((q) < extra)))
   /* The source of row panel q (rows [i0, i0 + mr)) in block p0, as its
    * packing reads it. */
 #define PW_A_SOURCE(i0, mr, p0, kc)                                            \
@@ -280,7 +284,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
     float blockBeta = p0 == 0 ? beta : 1.0f;
     /* The next block of A, prefetched a share per strip after the first
      * (which packs this block's A, panel by panel). */
-    Lines nextA = {a, 1, 1, 0, 0};
+    Lines nextA = kNoLines;
     if (kn > 0)
       nextA = PW_A_SOURCE(0, m, p0 + kc, kn);
     for (int64_t s = 0; s < strips; ++s) {
@@ -293,40 +297,40 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
       if (!tilePacks)
         pack(bsrc, brs, bcs, kc, nc, bp, kNr);
       /* The next strip: in this block, or the first of the next. */
-      Lines stripB = {b, 1, 1, 0, 0};
+      Lines stripB = kNoLines;
       if (s + 1 < strips)
         stripB = PW_B_SOURCE(j0 + kNr, n - j0 - kNr < kNr ? n - j0 - kNr : kNr,
                              p0, kc);
       else if (kn > 0)
         stripB = PW_B_SOURCE(0, n < kNr ? n : kNr, p0 + kc, kn);
-      Lines stripA = {a, 1, 1, 0, 0};
+      Lines stripA = kNoLines;
       if (s > 0)
         stripA = share(nextA, s - 1, strips - 1);
       for (int64_t q = 0, i0 = 0; q < panels; ++q) {
-        int mr = (int)(rows + (q < extra));
+        int mr = PW_PANEL_ROWS(q);
         float *panel = ap + i0 * kc;
         Prefetch fetch;
         fetch.b = share(stripB, q, panels);
-        /* A transposed A's panel is packed by its tile in the first strip,
-         * otherwise here. */
+        /* The first strip packs A's panels: a transposed A's in its tile,
+         * another here; it prefetches the next panel's source. */
         const float *asrc = NULL;
-        if (s == 0 && ars == 1)
-          asrc = a + i0 + p0 * acs;
-        else if (s == 0)
-          pack(a + i0 * ars + p0 * acs, acs, ars, kc, mr, panel, mr);
+        fetch.a = kNoLines;
         if (s == 0) {
-          fetch.a = (Lines){a, 1, 1, 0, 0};
+          if (ars == 1)
+            asrc = a + i0 + p0 * acs;
+          else
+            pack(a + i0 * ars + p0 * acs, acs, ars, kc, mr, panel, mr);
           if (q + 1 < panels)
-            fetch.a = PW_A_SOURCE(i0 + mr, rows + (q + 1 < extra), p0, kc);
+            fetch.a = PW_A_SOURCE(i0 + mr, PW_PANEL_ROWS(q + 1), p0, kc);
         } else {
           fetch.a = share(stripA, q, panels);
         }
         /* The next tile's C: below this one, or the first of the next
          * strip. */
-        int64_t nextRows = q + 1 < panels ? rows + (q + 1 < extra) : 0;
+        int64_t nextRows = q + 1 < panels ? PW_PANEL_ROWS(q + 1) : 0;
         const float *nextC = c + (i0 + mr) * ldc + j0;
         if (q + 1 == panels && s + 1 < strips) {
-          nextRows = rows + (0 < extra);
+          nextRows = PW_PANEL_ROWS(0);
           nextC = c + j0 + kNr;
         }
         fetch.c = region(nextC, nextRows, kNr, ldc);
@@ -351,6 +355,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
       }
     }
   }
+#undef PW_PANEL_ROWS
 #undef PW_A_SOURCE
 #undef PW_B_SOURCE
 }
