@@ -20,8 +20,9 @@
  *    per row, 28 FMAs. The tile is written once per block (beta = 0 writes,
  *    never clears).
  *  - While a strip computes, its tiles prefetch what comes next: the next
- *    strip of B, a share of the next block of A, and the C rows of the next
- *    tile (for writing). The packing then reads from L1 or L2.
+ *    strip of B, a share of the next block of A (in the first strip, the
+ *    next panel's source whole, a line every step), and the C rows of the
+ *    next tile (for writing). The packing then reads from L1 or L2.
  *
  * Measured (bench/small-gemm/run.sh, docs/bench.md): see pw_packed_gemm_takes.
  * The packing buffer is the per-thread GEMM scratch (GemmScratch.c), so the
@@ -105,12 +106,13 @@ PW_INLINE PW_AVX512 void tile(int mr, int packing, int64_t kc, float *ap,
     case 6:
       fetchWrite(&fc);
       break;
-    case 4:
-      fetchRead(&fa);
-      break;
     default:
       break;
     }
+    /* A line of A every step: the first strip fetches the next panel's
+     * source whole (mr rows of kc floats, up to 224 lines), later strips a
+     * share of the next block. */
+    fetchRead(&fa);
     __m512 b0, b1;
     const float *abc = ap;
     if (packing & kPackA) {
