@@ -56,8 +56,8 @@ static void one(const char *name, int reps, int m, int n, int k, int aT, int bT,
     t = now();
     taken = pw_small_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, c, n, 1)
                 ? 1
-                : 2 * pw_packed_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, c,
-                                     n, 1);
+                : 2 * pw_packed_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta,
+                                     NULL, c, n, 1);
     t = now() - t;
     if (t < own)
       own = t;

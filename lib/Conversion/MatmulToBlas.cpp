@@ -12,6 +12,15 @@
 // computing C = A * B + beta * C (per batch). An operand that is a copy made
 // by a linalg.transpose swapping the last two dimensions becomes a strided
 // view of the copy's source (the helpers pass it to BLAS as transposed).
+// A zero-filled product that only a bias add and clamp read (a linear layer
+// and its ReLU: MatmulEpilogue.cpp) is written through them instead,
+// straight into the element-wise op's result:
+//
+//   void pw_sgemm_batched_bias_clamp(float beta, <memref A>, <memref B>,
+//                                    <memref H>, <memref bias>, float lo,
+//                                    float hi);
+//
+// (and pw_sgemm_bias_clamp), H = maximumf(minimumf(A * B + bias, hi), lo).
 // Operands are passed as fully dynamic strided memrefs, which
 // convert-func-to-llvm expands into (allocated, aligned, offset, sizes...,
 // strides...). The helpers live in lib/Target/CPU/Kernels.c
@@ -63,17 +72,23 @@ struct PipeMatmulToBlasPass
       int64_t rank = batched ? 3 : 2;
       StringRef callee = batched ? "pw_sgemm_batched" : "pw_sgemm";
       MemRefType operandType = dynamicStrided(&getContext(), rank);
-      func::FuncOp decl = getOrCreateDecl(module, callee, operandType);
 
       // Transposed operands: strided views instead of copies.
       for (OpOperand *input : op.getDpsInputOperands())
         foldOperandTranspose(op, *input);
+      if (std::optional<MatmulEpilogue> epilogue = findMatmulEpilogue(op)) {
+        callWithEpilogue(module, op, *epilogue, rank, operandType);
+        continue;
+      }
       Value out = op.getDpsInitOperand(0)->get();
       float beta = 1.0f;
       if (linalg::FillOp fill = findZeroFill(op, out)) {
         fill.erase();
         beta = 0.0f;
       }
+      func::FuncOp decl = getOrCreateDecl(
+          module, callee,
+          {b.getF32Type(), operandType, operandType, operandType});
       b.setInsertionPoint(op);
       Location loc = op.getLoc();
       SmallVector<Value> operands = {
@@ -87,15 +102,60 @@ struct PipeMatmulToBlasPass
   }
 
   func::FuncOp getOrCreateDecl(ModuleOp module, StringRef name,
-                               MemRefType operandType) {
+                               ArrayRef<Type> inputs) {
     if (auto fn = module.lookupSymbol<func::FuncOp>(name))
       return fn;
     auto b = OpBuilder::atBlockBegin(module.getBody());
-    auto type = b.getFunctionType(
-        {b.getF32Type(), operandType, operandType, operandType}, {});
+    auto type = b.getFunctionType(inputs, {});
     auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
     fn.setPrivate();
     return fn;
+  }
+
+  /// The call of `op` with `epilogue`, in the element-wise op's place; the
+  /// product's buffer, its fill and views, and the element-wise op go.
+  void callWithEpilogue(ModuleOp module, linalg::LinalgOp op,
+                        MatmulEpilogue epilogue, int64_t rank,
+                        MemRefType operandType) {
+    MLIRContext *ctx = &getContext();
+    bool batched = rank == 3;
+    MemRefType biasType = dynamicStrided(ctx, 1);
+    Type f32 = Float32Type::get(ctx);
+    func::FuncOp decl = getOrCreateDecl(
+        module, batched ? "pw_sgemm_batched_bias_clamp" : "pw_sgemm_bias_clamp",
+        {f32, operandType, operandType, operandType, biasType, f32, f32});
+    OpBuilder b(epilogue.generic);
+    Location loc = epilogue.generic.getLoc();
+    Value out = epilogue.out;
+    if (batched) {
+      ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
+      out = memref::ExpandShapeOp::create(b, loc, {1, shape[0], shape[1]}, out,
+                                          {{0, 1}, {2}});
+    }
+    Value bias = epilogue.bias;
+    if (cast<MemRefType>(bias.getType()).getRank() == 2)
+      bias = memref::CollapseShapeOp::create(b, loc, bias, {{0, 1}});
+    auto constant = [&](float value) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+    };
+    SmallVector<Value> operands = {constant(0.0f)};
+    for (Value v : {op.getDpsInputOperand(0)->get(),
+                    op.getDpsInputOperand(1)->get(), out})
+      operands.push_back(memref::CastOp::create(b, loc, operandType, v));
+    operands.push_back(memref::CastOp::create(b, loc, biasType, bias));
+    operands.push_back(constant(epilogue.lo));
+    operands.push_back(constant(epilogue.hi));
+    func::CallOp::create(b, loc, decl, operands);
+
+    Value c = op.getDpsInitOperand(0)->get();
+    epilogue.generic->erase();
+    for (Operation *view : llvm::reverse(epilogue.views))
+      view->erase();
+    findZeroFill(op, c)->erase();
+    op->erase();
+    for (Operation *user : llvm::make_early_inc_range(c.getUsers()))
+      user->erase(); // its deallocs: findMatmulEpilogue allowed no other
+    c.getDefiningOp()->erase();
   }
 };
 

@@ -44,6 +44,23 @@ mlir::linalg::FillOp findZeroFill(mlir::Operation *matmul, mlir::Value out);
 /// dealloc are erased. Returns whether it folded.
 bool foldOperandTranspose(mlir::Operation *matmul, mlir::OpOperand &operand);
 
+/// The element-wise op after a matmul (on buffers) that its call can apply
+/// as it stores the product: `generic` adds a per-column `bias` to the
+/// product and clamps it (minimumf with `hi`, then maximumf with `lo`; +inf
+/// and -inf where the op has no such step), writing `out`. The product's
+/// buffer is a zero-filled allocation that nothing else reads, through the
+/// rank-2 `views` of a batched product.
+struct MatmulEpilogue {
+  mlir::linalg::GenericOp generic;
+  mlir::Value bias, out;
+  float lo = 0.0f, hi = 0.0f;
+  llvm::SmallVector<mlir::Operation *> views;
+};
+
+/// The epilogue `matmul` (f32, on buffers) can absorb, if any: see
+/// MatmulEpilogue.cpp for the pattern.
+std::optional<MatmulEpilogue> findMatmulEpilogue(mlir::linalg::LinalgOp matmul);
+
 } // namespace pipewave
 
 #endif // PIPEWAVE_LIB_CONVERSION_MATMULUTILS_H

@@ -174,6 +174,13 @@ TEST(SmallGemm, LeavesTheRestToOpenBlas) {
   EXPECT_TRUE(pw_small_gemm_takes(32, 512, 512, 1, 0));
 }
 
+int packedGemmAnyShape(int64_t m, int64_t n, int64_t k, const float *a, int aT,
+                       int64_t lda, const float *b, int bT, int64_t ldb,
+                       float beta, float *c, int64_t ldc) {
+  return pw_packed_gemm_any_shape(m, n, k, a, aT, lda, b, bT, ldb, beta,
+                                  nullptr, c, ldc);
+}
+
 // The packed kernel on any shape: panels of uneven rows (100 = 7 x 14 + 2
 // would leave a short one), strips narrower than 32 columns, k with a
 // remainder below 16 and past one or two 256-step blocks.
@@ -186,7 +193,7 @@ TEST_P(GemmLayouts, PackedGemmMatchesDoubleProduct) {
                           {14, 32, 16},   {160, 128, 0}};
   std::mt19937 rng(13);
   for (Shape s : shapes)
-    checkKernel(pw_packed_gemm_any_shape, s, aT, bT, beta, rng);
+    checkKernel(packedGemmAnyShape, s, aT, bT, beta, rng);
 }
 
 TEST(PackedGemm, TakesTheFullBatchProducts) {
@@ -203,7 +210,7 @@ TEST(PackedGemm, TakesTheFullBatchProducts) {
   // More than one OpenBLAS thread: OpenBLAS splits the product.
   std::vector<float> a(256 * 512, 1.0f), b(512 * 512, 1.0f), c(256 * 512);
   EXPECT_EQ(pw_packed_gemm(256, 512, 512, a.data(), 0, 512, b.data(), 0, 512,
-                           0.0f, c.data(), 512, 2),
+                           0.0f, nullptr, c.data(), 512, 2),
             0);
 }
 

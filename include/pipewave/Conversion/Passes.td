@@ -169,7 +169,19 @@ def PipeMatmulToBlas : Pass<"pipe-matmul-to-blas", "::mlir::ModuleOp"> {
     the last two dimensions (the weight and activation transposes of
     pipe-autodiff's backward) is read through a strided `memref.transpose`
     view of the source instead, which the helper hands to BLAS as a
-    transposed operand: no copy, no temporary. Runs after bufferization.
+    transposed operand: no copy, no temporary.
+
+    A zero-filled product that nothing reads but one element-wise
+    `linalg.generic` adding a per-column bias and then clamping
+    (`arith.addf`, an optional `arith.minimumf` with a constant, an optional
+    `arith.maximumf` with a constant: TOSA's matmul, add and clamp of a
+    linear layer and its ReLU) is written through that op instead, straight
+    into its result: `pw_sgemm_batched_bias_clamp` / `pw_sgemm_bias_clamp`
+    take the bias and the clamps (+inf / -inf where the op has none) and
+    compute the same operations in the same order, so the numbers are the
+    same bits; the product's buffer and the element-wise pass over it go.
+    The packed kernel applies them to each tile of C as it stores it. Runs
+    after bufferization.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",

@@ -19,6 +19,11 @@
  * kernel for them where it is the faster one (SmallGemm.c), and larger ones
  * to its packed kernel (PackedGemm.c).
  *
+ * The _bias_clamp forms take the element-wise op after the product that
+ * pipe-matmul-to-blas folded into the call (a bias, then clamps: Epilogue.h):
+ * the packed kernel applies it as it stores C, the other paths right after
+ * the product.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "PackedGemm.h"
@@ -53,7 +58,8 @@ static int blas_layout(const pw_mat *m, enum CBLAS_TRANSPOSE *trans,
   return 0;
 }
 
-static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c) {
+static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c,
+                 const pw_epilogue *ep) {
   int64_t m = c->rows, n = c->cols, k = a->cols;
   if (m == 0 || n == 0)
     return;
@@ -63,13 +69,18 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c) {
       blas_layout(c, &tc, &ldc) && tc == CblasNoTrans && m < INT32_MAX &&
       n < INT32_MAX && k < INT32_MAX) {
     int threads = openblas_get_num_threads();
-    if (pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
-                      tb == CblasTrans, ldb, beta, c->data, ldc, threads) ||
-        pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
-                       tb == CblasTrans, ldb, beta, c->data, ldc, threads))
-      return;
-    cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
-                (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
+    /* The packed kernel applies the epilogue itself. */
+    if (!pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+                       tb == CblasTrans, ldb, beta, c->data, ldc, threads)) {
+      if (pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+                         tb == CblasTrans, ldb, beta, ep, c->data, ldc,
+                         threads))
+        return;
+      cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
+                  (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
+    }
+    if (ep)
+      pw_epilogue_apply(ep, c->data, m, n, ldc, 1);
     return;
   }
   for (int64_t i = 0; i < m; ++i)
@@ -80,6 +91,8 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c) {
       float *out = &c->data[i * c->rs + j * c->cs];
       *out = beta == 0.0f ? acc : acc + beta * *out;
     }
+  if (ep)
+    pw_epilogue_apply(ep, c->data, m, n, c->rs, c->cs);
 }
 
 void pw_sgemm(float beta, float *a_alloc, float *a, int64_t a_off, int64_t a_m,
@@ -94,7 +107,7 @@ void pw_sgemm(float beta, float *a_alloc, float *a, int64_t a_off, int64_t a_m,
   pw_mat ma = {a + a_off, a_m, a_k, a_sm, a_sk};
   pw_mat mb = {b + b_off, a_k, b_n, b_sk, b_sn};
   pw_mat mc = {c + c_off, c_m, c_n, c_sm, c_sn};
-  gemm(beta, &ma, &mb, &mc);
+  gemm(beta, &ma, &mb, &mc, NULL);
 }
 
 void pw_sgemm_batched(float beta, float *a_alloc, float *a, int64_t a_off,
@@ -112,7 +125,51 @@ void pw_sgemm_batched(float beta, float *a_alloc, float *a, int64_t a_off,
     pw_mat ma = {a + a_off + (a_b == 1 ? 0 : i * a_sb), a_m, a_k, a_sm, a_sk};
     pw_mat mb = {b + b_off + (b_b == 1 ? 0 : i * b_sb), a_k, b_n, b_sk, b_sn};
     pw_mat mc = {c + c_off + i * c_sb, c_m, c_n, c_sm, c_sn};
-    gemm(beta, &ma, &mb, &mc);
+    gemm(beta, &ma, &mb, &mc, NULL);
+  }
+}
+
+void pw_sgemm_bias_clamp(float beta, float *a_alloc, float *a, int64_t a_off,
+                         int64_t a_m, int64_t a_k, int64_t a_sm, int64_t a_sk,
+                         float *b_alloc, float *b, int64_t b_off, int64_t b_k,
+                         int64_t b_n, int64_t b_sk, int64_t b_sn,
+                         float *c_alloc, float *c, int64_t c_off, int64_t c_m,
+                         int64_t c_n, int64_t c_sm, int64_t c_sn,
+                         float *bias_alloc, float *bias, int64_t bias_off,
+                         int64_t bias_n, int64_t bias_s, float lo, float hi) {
+  (void)a_alloc;
+  (void)b_alloc;
+  (void)c_alloc;
+  (void)bias_alloc;
+  (void)b_k;
+  (void)bias_n;
+  pw_mat ma = {a + a_off, a_m, a_k, a_sm, a_sk};
+  pw_mat mb = {b + b_off, a_k, b_n, b_sk, b_sn};
+  pw_mat mc = {c + c_off, c_m, c_n, c_sm, c_sn};
+  pw_epilogue ep = {bias + bias_off, bias_s, lo, hi};
+  gemm(beta, &ma, &mb, &mc, &ep);
+}
+
+void pw_sgemm_batched_bias_clamp(
+    float beta, float *a_alloc, float *a, int64_t a_off, int64_t a_b,
+    int64_t a_m, int64_t a_k, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+    float *b_alloc, float *b, int64_t b_off, int64_t b_b, int64_t b_k,
+    int64_t b_n, int64_t b_sb, int64_t b_sk, int64_t b_sn, float *c_alloc,
+    float *c, int64_t c_off, int64_t c_b, int64_t c_m, int64_t c_n,
+    int64_t c_sb, int64_t c_sm, int64_t c_sn, float *bias_alloc, float *bias,
+    int64_t bias_off, int64_t bias_n, int64_t bias_s, float lo, float hi) {
+  (void)a_alloc;
+  (void)b_alloc;
+  (void)c_alloc;
+  (void)bias_alloc;
+  (void)b_k;
+  (void)bias_n;
+  pw_epilogue ep = {bias + bias_off, bias_s, lo, hi};
+  for (int64_t i = 0; i < c_b; ++i) {
+    pw_mat ma = {a + a_off + (a_b == 1 ? 0 : i * a_sb), a_m, a_k, a_sm, a_sk};
+    pw_mat mb = {b + b_off + (b_b == 1 ? 0 : i * b_sb), a_k, b_n, b_sk, b_sn};
+    pw_mat mc = {c + c_off + i * c_sb, c_m, c_n, c_sm, c_sn};
+    gemm(beta, &ma, &mb, &mc, &ep);
   }
 }
 

@@ -31,6 +31,7 @@
  *===----------------------------------------------------------------------===*/
 
 #include "PackedGemm.h"
+#include "Epilogue.h"
 #include "GemmScratch.h"
 #include "SmallGemm.h"
 
@@ -78,6 +79,39 @@ PW_INLINE PW_AVX512 void fetchWrite(Lines *l) {
   if (l->next < l->end) {
     _mm_prefetch(lineAt(l), _MM_HINT_ET0);
     ++l->next;
+  }
+}
+
+/* Epilogue.h's pw_minimumf and pw_maximumf on 16 lanes, y without NaN. */
+PW_INLINE PW_AVX512 __m512 minimum16(__m512 x, __m512 y) {
+  __mmask16 above = _mm512_cmp_ps_mask(x, y, _CMP_GT_OQ);
+  __mmask16 equal = _mm512_cmp_ps_mask(x, y, _CMP_EQ_OQ);
+  __m512i r = _mm512_castps_si512(_mm512_mask_mov_ps(x, above, y));
+  return _mm512_castsi512_ps(_mm512_mask_or_epi32(
+      r, equal, _mm512_castps_si512(x), _mm512_castps_si512(y)));
+}
+
+PW_INLINE PW_AVX512 __m512 maximum16(__m512 x, __m512 y) {
+  __mmask16 below = _mm512_cmp_ps_mask(x, y, _CMP_LT_OQ);
+  __mmask16 equal = _mm512_cmp_ps_mask(x, y, _CMP_EQ_OQ);
+  __m512i r = _mm512_castps_si512(_mm512_mask_mov_ps(x, below, y));
+  return _mm512_castsi512_ps(_mm512_mask_and_epi32(
+      r, equal, _mm512_castps_si512(x), _mm512_castps_si512(y)));
+}
+
+/* The epilogue over a tile of C just stored (in L1): rows x kNr at c, the
+ * bias of its columns at `bias` (unit stride). Apart from the tile, so that
+ * the tile's loop keeps every register it had. */
+static PW_AVX512 void epilogueTile(float *c, int64_t ldc, int rows,
+                                   const float *bias, const pw_epilogue *ep) {
+  __m512 lo = _mm512_set1_ps(ep->lo), hi = _mm512_set1_ps(ep->hi);
+  __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
+  for (int r = 0; r < rows; ++r) {
+    float *out = c + r * ldc;
+    __m512 x0 = _mm512_add_ps(_mm512_loadu_ps(out), b0);
+    __m512 x1 = _mm512_add_ps(_mm512_loadu_ps(out + 16), b1);
+    _mm512_storeu_ps(out, maximum16(minimum16(x0, hi), lo));
+    _mm512_storeu_ps(out + 16, maximum16(minimum16(x1, hi), lo));
   }
 }
 
@@ -261,12 +295,14 @@ PW_INLINE Lines share(Lines all, int64_t i, int64_t parts) {
 }
 
 /* A(i, p) = a[i * ars + p * acs], B(p, j) = b[p * brs + j * bcs]; ap holds
- * m x kKc floats, bp kKc x kNr (64-byte aligned). */
+ * m x kKc floats, bp kKc x kNr (64-byte aligned). With ep (a unit-stride
+ * bias), each tile of the last block goes through it right after its
+ * stores. */
 static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
                                  const float *a, int64_t ars, int64_t acs,
                                  const float *b, int64_t brs, int64_t bcs,
-                                 float beta, float *c, int64_t ldc, float *ap,
-                                 float *bp) {
+                                 float beta, const pw_epilogue *ep, float *c,
+                                 int64_t ldc, float *ap, float *bp) {
   int64_t panels = (m + kMr - 1) / kMr, strips = (n + kNr - 1) / kNr;
   /* The first `extra` panels have one row more than the others. */
   int64_t rows = m / panels, extra = m % panels;
@@ -284,6 +320,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
     int64_t kc = k - p0 < kKc ? k - p0 : kKc;
     int64_t kn = k - p0 - kc < kKc ? k - p0 - kc : kKc; /* the next block */
     float blockBeta = p0 == 0 ? beta : 1.0f;
+    const pw_epilogue *blockEp = p0 + kc == k ? ep : NULL;
     /* The next block of A, prefetched a share per strip after the first
      * (which packs this block's A, panel by panel). */
     Lines nextA = kNoLines;
@@ -341,6 +378,8 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
           anyTile(mr, kc, panel, asrc, acs, bp,
                   tilePacks && q == 0 ? bsrc : NULL, brs, blockBeta, out, ldc,
                   &fetch);
+          if (blockEp)
+            epilogueTile(out, ldc, mr, blockEp->bias + j0, blockEp);
         } else {
           /* A narrow last strip: the tile lands in a buffer first. */
           float edge[kMr * kNr] __attribute__((aligned(64)));
@@ -350,7 +389,8 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
             for (int j = 0; j < nc; ++j) {
               float *o = out + r * ldc + j;
               float x = edge[r * kNr + j];
-              *o = blockBeta == 0.0f ? x : blockBeta * *o + x;
+              x = blockBeta == 0.0f ? x : blockBeta * *o + x;
+              *o = blockEp ? pw_epilogue_at(blockEp, x, j0 + j) : x;
             }
         }
         i0 += mr;
@@ -378,8 +418,8 @@ int pw_packed_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
 
 int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
                              int aTransposed, int64_t lda, const float *b,
-                             int bTransposed, int64_t ldb, float beta, float *c,
-                             int64_t ldc) {
+                             int bTransposed, int64_t ldb, float beta,
+                             const pw_epilogue *ep, float *c, int64_t ldc) {
   if (!__builtin_cpu_supports("avx512f"))
     return 0;
   if (m <= 0 || n <= 0)
@@ -395,23 +435,30 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
         c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
+    if (ep)
+      pw_epilogue_apply(ep, c, m, n, ldc, 1);
     return 1;
   }
+  /* The tiles load 16 biases at a time: a strided bias is applied after. */
+  int tileEp = ep && ep->biasStride == 1;
   packedGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
-             bTransposed ? 1 : ldb, bTransposed ? ldb : 1, beta, c, ldc, ap,
-             bp);
+             bTransposed ? 1 : ldb, bTransposed ? ldb : 1, beta,
+             tileEp ? ep : NULL, c, ldc, ap, bp);
+  if (ep && !tileEp)
+    pw_epilogue_apply(ep, c, m, n, ldc, 1);
   return 1;
 }
 
 int pw_packed_gemm(int64_t m, int64_t n, int64_t k, const float *a,
                    int aTransposed, int64_t lda, const float *b,
-                   int bTransposed, int64_t ldb, float beta, float *c,
-                   int64_t ldc, int blasThreads) {
+                   int bTransposed, int64_t ldb, float beta,
+                   const pw_epilogue *ep, float *c, int64_t ldc,
+                   int blasThreads) {
   if (blasThreads != 1 || !pw_packed_gemm_enabled() ||
       !pw_packed_gemm_takes(m, n, k, bTransposed, aTransposed))
     return 0;
   return pw_packed_gemm_any_shape(m, n, k, a, aTransposed, lda, b, bTransposed,
-                                  ldb, beta, c, ldc);
+                                  ldb, beta, ep, c, ldc);
 }
 
 #else /* not x86-64 with GCC or Clang */
@@ -426,19 +473,20 @@ int pw_packed_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
 
 int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
                              int aTransposed, int64_t lda, const float *b,
-                             int bTransposed, int64_t ldb, float beta, float *c,
-                             int64_t ldc) {
+                             int bTransposed, int64_t ldb, float beta,
+                             const pw_epilogue *ep, float *c, int64_t ldc) {
   (void)m, (void)n, (void)k, (void)a, (void)aTransposed, (void)lda, (void)b;
-  (void)bTransposed, (void)ldb, (void)beta, (void)c, (void)ldc;
+  (void)bTransposed, (void)ldb, (void)beta, (void)ep, (void)c, (void)ldc;
   return 0;
 }
 
 int pw_packed_gemm(int64_t m, int64_t n, int64_t k, const float *a,
                    int aTransposed, int64_t lda, const float *b,
-                   int bTransposed, int64_t ldb, float beta, float *c,
-                   int64_t ldc, int blasThreads) {
+                   int bTransposed, int64_t ldb, float beta,
+                   const pw_epilogue *ep, float *c, int64_t ldc,
+                   int blasThreads) {
   (void)m, (void)n, (void)k, (void)a, (void)aTransposed, (void)lda, (void)b;
-  (void)bTransposed, (void)ldb, (void)beta, (void)c, (void)ldc;
+  (void)bTransposed, (void)ldb, (void)beta, (void)ep, (void)c, (void)ldc;
   (void)blasThreads;
   return 0;
 }

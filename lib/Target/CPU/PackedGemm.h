@@ -7,6 +7,8 @@
 #ifndef PIPEWAVE_TARGET_CPU_PACKEDGEMM_H
 #define PIPEWAVE_TARGET_CPU_PACKEDGEMM_H
 
+#include "Epilogue.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -25,22 +27,24 @@ int pw_packed_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
 
 /* C = beta * C + A * B, every matrix row-major as cblas_sgemm takes it: A
  * (m x k) stored transposed when aTransposed (A(i, p) = a[p * lda + i],
- * else a[i * lda + p]), likewise B (k x n), C with leading dimension ldc.
+ * else a[i * lda + p]), likewise B (k x n), C with leading dimension ldc;
+ * then, with ep, every element of C goes through it (Epilogue.h).
  * Returns 1 when done, 0 when the caller should call OpenBLAS instead: the
  * kernel is off, OpenBLAS runs more than one thread, the rule above does not
  * take the shape, or the packing buffer could not be allocated. */
 int pw_packed_gemm(int64_t m, int64_t n, int64_t k, const float *a,
                    int aTransposed, int64_t lda, const float *b,
-                   int bTransposed, int64_t ldb, float beta, float *c,
-                   int64_t ldc, int blasThreads);
+                   int bTransposed, int64_t ldb, float beta,
+                   const pw_epilogue *ep, float *c, int64_t ldc,
+                   int blasThreads);
 
 /* The kernel without the rule, for any shape (tests and benchmarks): 1 when
  * done, 0 without AVX-512 or when the packing buffer could not be
  * allocated. */
 int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
                              int aTransposed, int64_t lda, const float *b,
-                             int bTransposed, int64_t ldb, float beta, float *c,
-                             int64_t ldc);
+                             int bTransposed, int64_t ldb, float beta,
+                             const pw_epilogue *ep, float *c, int64_t ldc);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,88 @@
+/*===- Epilogue.h - What a product's store applies to C ----------*- C -*-===*
+ *
+ * Part of the pipewave project.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * pipe-matmul-to-blas folds the element-wise op that adds a bias to a
+ * product and clamps it (a linear layer with its ReLU) into the product's
+ * call: the helpers then compute
+ *
+ *   C(i, j) = maximum(minimum(A * B (i, j) + bias[j], hi), lo)
+ *
+ * with the operations of that op in its order (arith.addf, arith.minimumf,
+ * arith.maximumf): IEEE 754-2019 minimum and maximum, which propagate NaN
+ * and order -0 below +0. A missing clamp is hi = +inf or lo = -inf, which
+ * leaves every value as it is. The packed kernel applies it as it stores a
+ * tile (PackedGemm.c); the other paths with pw_epilogue_apply afterwards.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef PIPEWAVE_TARGET_CPU_EPILOGUE_H
+#define PIPEWAVE_TARGET_CPU_EPILOGUE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* bias[j * biasStride] for column j; lo and hi are not NaN. */
+typedef struct pw_epilogue {
+  const float *bias;
+  int64_t biasStride;
+  float lo, hi;
+} pw_epilogue;
+
+static inline uint32_t pw_float_bits(float x) {
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+static inline float pw_bits_float(uint32_t bits) {
+  float x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+/* IEEE 754-2019 minimum (arith.minimumf) of x and a y that is not NaN. */
+static inline float pw_minimumf(float x, float y) {
+  if (x < y || x != x)
+    return x;
+  if (y < x)
+    return y;
+  /* Equal: the same value, or zeros, where -0 wins. */
+  return pw_bits_float(pw_float_bits(x) | pw_float_bits(y));
+}
+
+/* IEEE 754-2019 maximum (arith.maximumf) of x and a y that is not NaN. */
+static inline float pw_maximumf(float x, float y) {
+  if (x > y || x != x)
+    return x;
+  if (y > x)
+    return y;
+  /* Equal: the same value, or zeros, where +0 wins. */
+  return pw_bits_float(pw_float_bits(x) & pw_float_bits(y));
+}
+
+/* The epilogue of one value of column j. */
+static inline float pw_epilogue_at(const pw_epilogue *ep, float x, int64_t j) {
+  return pw_maximumf(pw_minimumf(x + ep->bias[j * ep->biasStride], ep->hi),
+                     ep->lo);
+}
+
+/* The epilogue over an m x n matrix, C(i, j) = c[i * rs + j * cs]. */
+static inline void pw_epilogue_apply(const pw_epilogue *ep, float *c, int64_t m,
+                                     int64_t n, int64_t rs, int64_t cs) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      c[i * rs + j * cs] = pw_epilogue_at(ep, c[i * rs + j * cs], j);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,177 @@
+//===- EpilogueTest.cpp - The bias and clamps a product's call applies ---===//
+//
+// Part of the pipewave project.
+//
+//===----------------------------------------------------------------------===//
+//
+// pw_sgemm_bias_clamp against the two steps it replaces: pw_sgemm on the
+// same operands (the same kernel, so the same product), then the bias add
+// and the clamps element by element. Each path of the helper (the packed
+// kernel's tile stores, its narrow last strip, the few-row kernel, OpenBLAS,
+// plain loops) must give the same bits, NaN for NaN, with biases that are
+// NaN, infinite or -0 and clamps at +-0, where IEEE 754-2019 minimum and
+// maximum differ from fmin and fmax.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Epilogue.h"
+#include "PackedGemm.h"
+
+#include <cblas.h>
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+extern "C" {
+void pw_sgemm(float beta, float *aAlloc, float *a, int64_t aOff, int64_t aM,
+              int64_t aK, int64_t aSm, int64_t aSk, float *bAlloc, float *b,
+              int64_t bOff, int64_t bK, int64_t bN, int64_t bSk, int64_t bSn,
+              float *cAlloc, float *c, int64_t cOff, int64_t cM, int64_t cN,
+              int64_t cSm, int64_t cSn);
+void pw_sgemm_bias_clamp(float beta, float *aAlloc, float *a, int64_t aOff,
+                         int64_t aM, int64_t aK, int64_t aSm, int64_t aSk,
+                         float *bAlloc, float *b, int64_t bOff, int64_t bK,
+                         int64_t bN, int64_t bSk, int64_t bSn, float *cAlloc,
+                         float *c, int64_t cOff, int64_t cM, int64_t cN,
+                         int64_t cSm, int64_t cSn, float *biasAlloc,
+                         float *bias, int64_t biasOff, int64_t biasN,
+                         int64_t biasS, float lo, float hi);
+}
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+bool sameBits(float x, float y) {
+  if (std::isnan(x) || std::isnan(y))
+    return std::isnan(x) && std::isnan(y);
+  return std::memcmp(&x, &y, sizeof x) == 0;
+}
+
+TEST(Epilogue, MinimumAndMaximumFollowIeee2019) {
+  EXPECT_TRUE(std::signbit(pw_minimumf(0.0f, -0.0f)));
+  EXPECT_TRUE(std::signbit(pw_minimumf(-0.0f, 0.0f)));
+  EXPECT_FALSE(std::signbit(pw_maximumf(-0.0f, 0.0f)));
+  EXPECT_FALSE(std::signbit(pw_maximumf(0.0f, -0.0f)));
+  EXPECT_TRUE(std::isnan(pw_minimumf(kNaN, 1.0f)));
+  EXPECT_TRUE(std::isnan(pw_maximumf(kNaN, 1.0f)));
+  EXPECT_EQ(pw_minimumf(kInf, FLT_MAX), FLT_MAX);
+  EXPECT_EQ(pw_maximumf(-kInf, 0.0f), 0.0f);
+  EXPECT_EQ(pw_minimumf(-3.0f, 2.0f), -3.0f);
+  EXPECT_EQ(pw_maximumf(-3.0f, 2.0f), 2.0f);
+  // A missing clamp leaves every value as it is.
+  for (float x : {-kInf, -1.0f, -0.0f, 0.0f, 5.0f, kInf}) {
+    EXPECT_TRUE(sameBits(pw_minimumf(x, kInf), x)) << x;
+    EXPECT_TRUE(sameBits(pw_maximumf(x, -kInf), x)) << x;
+  }
+}
+
+struct Case {
+  int64_t m, n, k;
+  bool cColMajor; // C column-major: no BLAS layout, the plain loops
+};
+
+// Random A (m x k) and B (k x n), row-major; biases with special values.
+struct Operands {
+  std::vector<float> a, b, bias;
+};
+
+Operands makeOperands(const Case &s, int64_t biasStride, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  Operands o;
+  o.a.resize(s.m * s.k);
+  o.b.resize(s.k * s.n);
+  o.bias.resize(s.n * biasStride);
+  for (float &x : o.a)
+    x = dist(rng);
+  for (float &x : o.b)
+    x = dist(rng);
+  const float special[] = {-0.0f, kInf, -kInf, kNaN, 1e30f, 0.0f};
+  for (int64_t j = 0; j < s.n; ++j)
+    o.bias[j * biasStride] = j % 9 < 6 ? special[j % 9] : dist(rng);
+  return o;
+}
+
+// (lo, hi): a ReLU as tosa.clamp gives it, no clamp, clamps at -0 and +0
+// (where -0 and +0 results differ in sign only), and a band.
+const std::pair<float, float> kClamps[] = {{0.0f, FLT_MAX},
+                                           {-kInf, kInf},
+                                           {-0.0f, 0.0f},
+                                           {0.0f, -0.0f},
+                                           {-1.0f, 1.0f}};
+
+// The fused call against pw_sgemm followed by the element-wise steps.
+void checkFused(const Case &s, std::mt19937 &rng) {
+  Operands o = makeOperands(s, 1, rng);
+  int64_t rs = s.cColMajor ? 1 : s.n, cs = s.cColMajor ? s.m : 1;
+  for (auto [lo, hi] : kClamps) {
+    std::vector<float> want(s.m * s.n), got(s.m * s.n, 7.0f);
+    pw_sgemm(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1, o.b.data(),
+             o.b.data(), 0, s.k, s.n, s.n, 1, want.data(), want.data(), 0, s.m,
+             s.n, rs, cs);
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = 0; j < s.n; ++j) {
+        float &x = want[i * rs + j * cs];
+        x = pw_maximumf(pw_minimumf(x + o.bias[j], hi), lo);
+      }
+    pw_sgemm_bias_clamp(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1,
+                        o.b.data(), o.b.data(), 0, s.k, s.n, s.n, 1, got.data(),
+                        got.data(), 0, s.m, s.n, rs, cs, o.bias.data(),
+                        o.bias.data(), 0, s.n, 1, lo, hi);
+    for (int64_t e = 0; e < s.m * s.n; ++e)
+      ASSERT_TRUE(sameBits(got[e], want[e]))
+          << s.m << "x" << s.n << "x" << s.k << " clamp [" << lo << ", " << hi
+          << "] element " << e << ": " << got[e] << " against " << want[e];
+  }
+}
+
+// The packed kernel (one and two k blocks), the few-row kernel, OpenBLAS
+// (many rows and a narrow last strip, which neither kernel takes) and the
+// plain loops. pipewave's kernels run on one OpenBLAS thread, as a rank runs
+// (without AVX-512 OpenBLAS takes their shapes).
+TEST(Epilogue, FusedCallMatchesTheStepsItReplaces) {
+  int threads = openblas_get_num_threads();
+  openblas_set_num_threads(1);
+  std::mt19937 rng(17);
+  for (Case s : {Case{160, 128, 300, false}, Case{144, 160, 128, false},
+                 Case{8, 128, 128, false}, Case{200, 100, 128, false},
+                 Case{13, 40, 9, true}})
+    checkFused(s, rng);
+  openblas_set_num_threads(threads);
+}
+
+// The packed kernel on shapes its rule declines: a narrow last strip (its
+// values go through a buffer), and a strided bias (applied after the
+// product).
+TEST(Epilogue, PackedKernelAppliesItOnEveryShape) {
+  if (!__builtin_cpu_supports("avx512f"))
+    GTEST_SKIP() << "the kernel needs AVX-512";
+  std::mt19937 rng(19);
+  for (int64_t biasStride : {1, 3}) {
+    Case s{30, 70, 513, false};
+    Operands o = makeOperands(s, biasStride, rng);
+    pw_epilogue ep = {o.bias.data(), biasStride, 0.0f, FLT_MAX};
+    std::vector<float> want(s.m * s.n), got(s.m * s.n);
+    ASSERT_EQ(pw_packed_gemm_any_shape(s.m, s.n, s.k, o.a.data(), 0, s.k,
+                                       o.b.data(), 0, s.n, 0.0f, nullptr,
+                                       want.data(), s.n),
+              1);
+    pw_epilogue_apply(&ep, want.data(), s.m, s.n, s.n, 1);
+    ASSERT_EQ(pw_packed_gemm_any_shape(s.m, s.n, s.k, o.a.data(), 0, s.k,
+                                       o.b.data(), 0, s.n, 0.0f, &ep,
+                                       got.data(), s.n),
+              1);
+    for (int64_t e = 0; e < s.m * s.n; ++e)
+      ASSERT_TRUE(sameBits(got[e], want[e]))
+          << "bias stride " << biasStride << " element " << e;
+  }
+}
+
+} // namespace
