@@ -1,22 +1,30 @@
-//===- MatmulEpilogue.cpp - A bias and clamps after a matmul --------------===//
+//===- MatmulEpilogue.cpp - The element-wise op after a matmul ------------===//
 //
 // Part of the pipewave project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Recognises, on buffers, the element-wise op that follows a linear layer's
-// product (TOSA's matmul, add of the bias and clamp, fused by
-// pipe-fuse-elementwise):
+// Recognises, on buffers, the element-wise op that follows a layer's
+// product, so that pipe-matmul-to-blas can write the product through it
+// straight into the op's result and drop the product's buffer:
 //
 //   linalg.fill 0 -> %c ; linalg.(batch_)matmul ... outs(%c)
 //   %v = memref.collapse_shape %c          (the batched form's unit batch)
+//
+// then either a linear layer's bias and ReLU (TOSA's add and clamp, fused
+// by pipe-fuse-elementwise)
+//
 //   linalg.generic ins(%v, %bias) outs(%h) {
 //     %0 = arith.addf %in, %b ; %1 = arith.minimumf %0, HI
 //     %2 = arith.maximumf %1, LO ; linalg.yield %2 }
 //
-// so that pipe-matmul-to-blas can write the product through the epilogue
-// straight into %h (lib/Target/CPU/Epilogue.h computes the same operations
-// in the same order) and drop %c.
+// or ReLU's backward on the input gradient (pipe-autodiff's mask)
+//
+//   linalg.generic ins(%y, %c) outs(%g) {
+//     %0 = arith.cmpf ogt, %y, 0 ; %1 = arith.select %0, %in, +0
+//     linalg.yield %1 }
+//
+// lib/Target/CPU/Epilogue.h computes the same operations in the same order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,8 +58,7 @@ std::optional<float> clampConstant(Value v) {
 
 /// Whether `body` is `addf(in, bias)` [`minimumf(., HI)`] [`maximumf(., LO)`]
 /// yielded, in that order; fills `epilogue`'s clamps.
-bool matchBody(Block &body, MatmulEpilogue &epilogue) {
-  Value in = body.getArgument(0), bias = body.getArgument(1);
+bool matchBody(Block &body, MatmulEpilogue &epilogue, Value in, Value bias) {
   auto ops = body.without_terminator();
   auto it = ops.begin();
   if (it == ops.end())
@@ -93,56 +100,94 @@ bool matchBody(Block &body, MatmulEpilogue &epilogue) {
          yield->getOperand(0) == last;
 }
 
-/// Whether `generic` is the element-wise op above on `view` (rank 2, all
-/// parallel, the product at the identity map, a bias broadcast over rows,
-/// a contiguous result of the same shape).
+/// Whether `body` is `select(cmpf ogt(mask, 0), in, +0)` yielded: ReLU's
+/// backward, the product kept where the forward's output was positive.
+bool matchMaskBody(Block &body, Value in, Value mask) {
+  auto ops = body.without_terminator();
+  if (std::distance(ops.begin(), ops.end()) != 2)
+    return false;
+  auto cmp = dyn_cast<arith::CmpFOp>(*ops.begin());
+  auto select = dyn_cast<arith::SelectOp>(*std::next(ops.begin()));
+  if (!cmp || !select || cmp.getPredicate() != arith::CmpFPredicate::OGT ||
+      cmp.getLhs() != mask || select.getCondition() != cmp.getResult() ||
+      select.getTrueValue() != in || !cmp.getResult().hasOneUse())
+    return false;
+  std::optional<float> limit = clampConstant(cmp.getRhs());
+  std::optional<float> zero = clampConstant(select.getFalseValue());
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  return limit && *limit == 0.0f && zero && *zero == 0.0f &&
+         !std::signbit(*zero) && yield->getNumOperands() == 1 &&
+         yield->getOperand(0) == select.getResult();
+}
+
+/// Whether `out`, the element-wise op's result, is a fresh buffer or a
+/// result argument of the function: none of the product's operands.
+bool isFreshResult(Value out) {
+  if (out.getDefiningOp<memref::AllocOp>())
+    return true;
+  auto arg = dyn_cast<BlockArgument>(out);
+  if (!arg)
+    return false;
+  auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return fn && arg.getOwner() == &fn.getBody().front() &&
+         fn.getArgAttr(arg.getArgNumber(), "bufferize.result");
+}
+
+/// Whether `generic` is one of the element-wise ops above on `view` (all
+/// parallel, the product at the identity map, a contiguous result of the
+/// same shape): a bias broadcast over the rows of a rank-2 product and
+/// clamps, or a positive mask of the product's shape.
 bool matchGeneric(linalg::GenericOp generic, Value view,
                   MatmulEpilogue &epilogue) {
+  auto viewType = cast<MemRefType>(view.getType());
+  int64_t rank = viewType.getRank();
+  // A rank-3 product has one batch: the helpers' mask is a matrix.
+  if (rank == 3 && viewType.getDimSize(0) != 1)
+    return false;
   if (generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
-      generic.getNumResults() != 0 || generic.getNumLoops() != 2 ||
-      generic.getNumParallelLoops() != 2 ||
-      generic.getDpsInputOperand(0)->get() != view)
+      generic.getNumResults() != 0 || generic.getNumLoops() != rank ||
+      generic.getNumParallelLoops() != rank || !viewType.hasStaticShape())
+    return false;
+  int product = generic.getDpsInputOperand(0)->get() == view ? 0 : 1;
+  Value operand = generic.getDpsInputOperand(1 - product)->get();
+  if (generic.getDpsInputOperand(product)->get() != view || operand == view)
     return false;
   MLIRContext *ctx = generic.getContext();
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
-  if (maps[0] != identity || maps[2] != identity)
-    return false;
-  Value bias = generic.getDpsInputOperand(1)->get();
-  auto biasType = dyn_cast<MemRefType>(bias.getType());
-  auto viewType = cast<MemRefType>(view.getType());
-  if (!biasType || !biasType.getElementType().isF32() ||
-      !biasType.hasStaticShape() || !viewType.hasStaticShape())
-    return false;
-  int64_t n = viewType.getDimSize(1);
-  AffineExpr d1 = getAffineDimExpr(1, ctx);
-  bool rowVector =
-      biasType.getRank() == 2 && biasType.getDimSize(0) == 1 &&
-      biasType.getDimSize(1) == n &&
-      maps[1] == AffineMap::get(2, 0, {getAffineConstantExpr(0, ctx), d1}, ctx);
-  bool vector = biasType.getRank() == 1 && biasType.getDimSize(0) == n &&
-                maps[1] == AffineMap::get(2, 0, {d1}, ctx);
-  if (!rowVector && !vector)
-    return false;
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
   Value out = generic.getDpsInitOperand(0)->get();
   auto outType = dyn_cast<MemRefType>(out.getType());
-  if (!outType || outType.getShape() != viewType.getShape() ||
-      !outType.getLayout().isIdentity() || !outType.getElementType().isF32())
-    return false;
-  // The result is a fresh buffer or a result argument of the function, so
-  // it is none of the product's operands.
-  auto arg = dyn_cast<BlockArgument>(out);
-  bool resultArg = false;
-  if (arg)
-    if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-      resultArg = arg.getOwner() == &fn.getBody().front() &&
-                  fn.getArgAttr(arg.getArgNumber(), "bufferize.result");
-  if (!resultArg && !out.getDefiningOp<memref::AllocOp>())
+  auto operandType = dyn_cast<MemRefType>(operand.getType());
+  if (maps[product] != identity || maps[2] != identity || !outType ||
+      outType.getShape() != viewType.getShape() ||
+      !outType.getLayout().isIdentity() || !outType.getElementType().isF32() ||
+      !isFreshResult(out) || !operandType ||
+      !operandType.getElementType().isF32() || !operandType.hasStaticShape())
     return false;
   epilogue.generic = generic;
-  epilogue.bias = bias;
+  epilogue.operand = operand;
   epilogue.out = out;
-  return matchBody(*generic.getBody(), epilogue);
+  Block &body = *generic.getBody();
+  Value in = body.getArgument(product), other = body.getArgument(1 - product);
+  if (maps[1 - product] == identity) {
+    epilogue.kind = MatmulEpilogue::PositiveMask;
+    return operandType.getShape() == viewType.getShape() &&
+           operandType.getLayout().isIdentity() &&
+           matchMaskBody(body, in, other);
+  }
+  int64_t n = viewType.getDimSize(rank - 1);
+  AffineExpr d1 = getAffineDimExpr(1, ctx);
+  bool rowVector =
+      rank == 2 && operandType.getRank() == 2 &&
+      operandType.getDimSize(0) == 1 && operandType.getDimSize(1) == n &&
+      maps[1 - product] ==
+          AffineMap::get(2, 0, {getAffineConstantExpr(0, ctx), d1}, ctx);
+  bool vector = rank == 2 && operandType.getRank() == 1 &&
+                operandType.getDimSize(0) == n &&
+                maps[1 - product] == AffineMap::get(2, 0, {d1}, ctx);
+  epilogue.kind = MatmulEpilogue::BiasClamp;
+  return (rowVector || vector) && in == body.getArgument(product) &&
+         matchBody(body, epilogue, in, other);
 }
 
 } // namespace
@@ -153,10 +198,11 @@ std::optional<MatmulEpilogue> findMatmulEpilogue(linalg::LinalgOp matmul) {
   if (!alloc || alloc->getBlock() != matmul->getBlock())
     return std::nullopt;
   auto cType = cast<MemRefType>(c.getType());
-  // The product as the element-wise op reads it: the buffer itself, or its
-  // rank-2 view without the unit batch.
+  // The product as the element-wise op reads it: the buffer itself, or a
+  // rank-2 view of it without the unit batch; nothing else reads either.
   Value view = c;
   MatmulEpilogue epilogue;
+  linalg::GenericOp generic;
   for (Operation *user : c.getUsers()) {
     if (user == matmul.getOperation() || isa<memref::DeallocOp>(user))
       continue;
@@ -167,33 +213,36 @@ std::optional<MatmulEpilogue> findMatmulEpilogue(linalg::LinalgOp matmul) {
     }
     auto collapse = dyn_cast<memref::CollapseShapeOp>(user);
     if (collapse && cType.getRank() == 3 && cType.getDimSize(0) == 1 &&
-        view == c && collapse.getResultType().getRank() == 2) {
-      view = collapse.getResult();
+        epilogue.views.empty() && collapse.getResultType().getRank() == 2 &&
+        collapse->hasOneUse()) {
       epilogue.views.push_back(collapse);
+      view = collapse.getResult();
+      generic = dyn_cast<linalg::GenericOp>(*collapse->getUsers().begin());
       continue;
     }
-    // The rank-2 product's element-wise op (checked below).
-    if (!isa<linalg::GenericOp>(user) || cType.getRank() != 2)
+    auto g = dyn_cast<linalg::GenericOp>(user);
+    if (!g || generic)
       return std::nullopt;
+    generic = g;
   }
-  if (!findZeroFill(matmul, c))
+  // One reader: the generic on the product or on its one view.
+  if (!findZeroFill(matmul, c) || !generic ||
+      (view != c && llvm::any_of(c.getUsers(), [](Operation *user) {
+         return isa<linalg::GenericOp>(user);
+       })))
     return std::nullopt;
-  linalg::GenericOp generic;
-  for (Operation *user : view.getUsers()) {
-    if (auto g = dyn_cast<linalg::GenericOp>(user); g && !generic)
-      generic = g;
-    else if (view != c || isa<linalg::GenericOp>(user))
-      return std::nullopt;
-  }
   if (!generic || generic->getBlock() != matmul->getBlock() ||
       !matmul->isBeforeInBlock(generic) ||
       !matchGeneric(generic, view, epilogue))
     return std::nullopt;
-  // Between the two, only ops that touch no memory (views, constants) and
-  // allocations: the product's operands and the result stay as they were.
+  // The call takes the generic's place, so the product is computed there:
+  // nothing in between may write its operands (the generic's own operands
+  // and result are read and written where they were).
+  Value a = matmul.getDpsInputOperand(0)->get();
+  Value b = matmul.getDpsInputOperand(1)->get();
   for (Operation *op = matmul->getNextNode(); op != generic.getOperation();
        op = op->getNextNode())
-    if (!isMemoryEffectFree(op) && !isa<memref::AllocOp>(op))
+    if (mayWriteBuffer(op, a) || mayWriteBuffer(op, b))
       return std::nullopt;
   return epilogue;
 }

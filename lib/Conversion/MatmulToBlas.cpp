@@ -20,7 +20,13 @@
 //                                    <memref H>, <memref bias>, float lo,
 //                                    float hi);
 //
-// (and pw_sgemm_bias_clamp), H = maximumf(minimumf(A * B + bias, hi), lo).
+// (and pw_sgemm_bias_clamp), H = maximumf(minimumf(A * B + bias, hi), lo);
+// ReLU's backward on an input gradient likewise:
+//
+//   void pw_sgemm_batched_positive_mask(float beta, <memref A>, <memref B>,
+//                                       <memref G>, <memref Y>);
+//
+// (and pw_sgemm_positive_mask), G = Y > 0 ? A * B : +0 (Y rank 2).
 // Operands are passed as fully dynamic strided memrefs, which
 // convert-func-to-llvm expands into (allocated, aligned, offset, sizes...,
 // strides...). The helpers live in lib/Target/CPU/Kernels.c
@@ -119,22 +125,32 @@ struct PipeMatmulToBlasPass
                         MemRefType operandType) {
     MLIRContext *ctx = &getContext();
     bool batched = rank == 3;
-    MemRefType biasType = dynamicStrided(ctx, 1);
+    bool mask = epilogue.kind == MatmulEpilogue::PositiveMask;
+    // The bias as a vector, the mask as a matrix.
+    MemRefType extraType = dynamicStrided(ctx, mask ? 2 : 1);
     Type f32 = Float32Type::get(ctx);
-    func::FuncOp decl = getOrCreateDecl(
-        module, batched ? "pw_sgemm_batched_bias_clamp" : "pw_sgemm_bias_clamp",
-        {f32, operandType, operandType, operandType, biasType, f32, f32});
+    SmallVector<Type> inputs = {f32, operandType, operandType, operandType,
+                                extraType};
+    if (!mask)
+      inputs.append({f32, f32});
+    std::string name = batched ? "pw_sgemm_batched" : "pw_sgemm";
+    name += mask ? "_positive_mask" : "_bias_clamp";
+    func::FuncOp decl = getOrCreateDecl(module, name, inputs);
     OpBuilder b(epilogue.generic);
     Location loc = epilogue.generic.getLoc();
+    // The result with the product's rank, the extra operand with its own.
     Value out = epilogue.out;
-    if (batched) {
-      ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
+    ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
+    if (batched && shape.size() == 2)
       out = memref::ExpandShapeOp::create(b, loc, {1, shape[0], shape[1]}, out,
                                           {{0, 1}, {2}});
-    }
-    Value bias = epilogue.bias;
-    if (cast<MemRefType>(bias.getType()).getRank() == 2)
-      bias = memref::CollapseShapeOp::create(b, loc, bias, {{0, 1}});
+    Value extra = epilogue.operand;
+    int64_t extraRank = cast<MemRefType>(extra.getType()).getRank();
+    if (extraRank != extraType.getRank())
+      extra = memref::CollapseShapeOp::create(
+          b, loc, extra,
+          mask ? ArrayRef<ReassociationIndices>{{0, 1}, {2}}
+               : ArrayRef<ReassociationIndices>{{0, 1}});
     auto constant = [&](float value) -> Value {
       return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
     };
@@ -142,9 +158,11 @@ struct PipeMatmulToBlasPass
     for (Value v : {op.getDpsInputOperand(0)->get(),
                     op.getDpsInputOperand(1)->get(), out})
       operands.push_back(memref::CastOp::create(b, loc, operandType, v));
-    operands.push_back(memref::CastOp::create(b, loc, biasType, bias));
-    operands.push_back(constant(epilogue.lo));
-    operands.push_back(constant(epilogue.hi));
+    operands.push_back(memref::CastOp::create(b, loc, extraType, extra));
+    if (!mask) {
+      operands.push_back(constant(epilogue.lo));
+      operands.push_back(constant(epilogue.hi));
+    }
     func::CallOp::create(b, loc, decl, operands);
 
     Value c = op.getDpsInitOperand(0)->get();

@@ -77,6 +77,10 @@ bool mayWrite(Operation *op, Value root) {
 
 } // namespace
 
+bool pipewave::mayWriteBuffer(Operation *op, Value buffer) {
+  return mayWrite(op, rootBuffer(buffer));
+}
+
 bool pipewave::foldOperandTranspose(Operation *matmul, OpOperand &operand) {
   Value tmp = operand.get();
   auto alloc = tmp.getDefiningOp<memref::AllocOp>();

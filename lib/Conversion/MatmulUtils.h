@@ -44,15 +44,26 @@ mlir::linalg::FillOp findZeroFill(mlir::Operation *matmul, mlir::Value out);
 /// dealloc are erased. Returns whether it folded.
 bool foldOperandTranspose(mlir::Operation *matmul, mlir::OpOperand &operand);
 
+/// Whether `op` may write the buffer `buffer` is a view of (or one that may
+/// be the same: two function arguments, unless one is an out-parameter).
+/// Unknown effects count as writes.
+bool mayWriteBuffer(mlir::Operation *op, mlir::Value buffer);
+
 /// The element-wise op after a matmul (on buffers) that its call can apply
-/// as it stores the product: `generic` adds a per-column `bias` to the
-/// product and clamps it (minimumf with `hi`, then maximumf with `lo`; +inf
-/// and -inf where the op has no such step), writing `out`. The product's
-/// buffer is a zero-filled allocation that nothing else reads, through the
-/// rank-2 `views` of a batched product.
+/// as it stores the product, writing `out` instead of the product:
+///  - BiasClamp: `generic` adds a per-column bias (`operand`) to a rank-2
+///    product and clamps it (minimumf with `hi`, then maximumf with `lo`;
+///    +inf and -inf where the op has no such step): a linear layer and its
+///    ReLU;
+///  - PositiveMask: `generic` keeps the product where `operand` (of the
+///    product's shape) is > 0 and writes +0 elsewhere: ReLU's backward.
+/// The product's buffer is a zero-filled allocation that nothing else
+/// reads, directly or through the rank-2 `views` of a batched product.
 struct MatmulEpilogue {
+  enum Kind { BiasClamp, PositiveMask };
+  Kind kind = BiasClamp;
   mlir::linalg::GenericOp generic;
-  mlir::Value bias, out;
+  mlir::Value operand, out;
   float lo = 0.0f, hi = 0.0f;
   llvm::SmallVector<mlir::Operation *> views;
 };

@@ -4,13 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// pw_sgemm_bias_clamp against the two steps it replaces: pw_sgemm on the
-// same operands (the same kernel, so the same product), then the bias add
-// and the clamps element by element. Each path of the helper (the packed
-// kernel's tile stores, its narrow last strip, the few-row kernel, OpenBLAS,
-// plain loops) must give the same bits, NaN for NaN, with biases that are
-// NaN, infinite or -0 and clamps at +-0, where IEEE 754-2019 minimum and
-// maximum differ from fmin and fmax.
+// pw_sgemm_bias_clamp and pw_sgemm_positive_mask against the two steps
+// each replaces: pw_sgemm on the same operands (the same kernel, so the
+// same product), then the bias add and the clamps, or ReLU's backward mask,
+// element by element. Each path of the helpers (the packed kernel's tiles,
+// its narrow last strip, the few-row kernel, OpenBLAS, plain loops) must
+// give the same bits, NaN for NaN, with biases that are NaN, infinite or -0,
+// clamps at +-0, where IEEE 754-2019 minimum and maximum differ from fmin
+// and fmax, and masks with zeros of both signs and NaN.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,14 @@ void pw_sgemm_bias_clamp(float beta, float *aAlloc, float *a, int64_t aOff,
                          int64_t cSm, int64_t cSn, float *biasAlloc,
                          float *bias, int64_t biasOff, int64_t biasN,
                          int64_t biasS, float lo, float hi);
+void pw_sgemm_positive_mask(float beta, float *aAlloc, float *a, int64_t aOff,
+                            int64_t aM, int64_t aK, int64_t aSm, int64_t aSk,
+                            float *bAlloc, float *b, int64_t bOff, int64_t bK,
+                            int64_t bN, int64_t bSk, int64_t bSn, float *cAlloc,
+                            float *c, int64_t cOff, int64_t cM, int64_t cN,
+                            int64_t cSm, int64_t cSn, float *yAlloc, float *y,
+                            int64_t yOff, int64_t yM, int64_t yN, int64_t ySm,
+                            int64_t ySn);
 }
 
 namespace {
@@ -132,46 +141,90 @@ void checkFused(const Case &s, std::mt19937 &rng) {
   }
 }
 
+// A mask Y (m x n, row-major with row stride ldy): positive and negative
+// values, zeros of both signs and NaN (which masks, as `ogt` says).
+std::vector<float> makeMask(int64_t m, int64_t ldy, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  const float special[] = {-0.0f, 0.0f, kNaN, kInf, -kInf};
+  std::vector<float> y(m * ldy);
+  for (size_t e = 0; e < y.size(); ++e)
+    y[e] = e % 7 < 5 ? special[e % 7] : dist(rng);
+  for (size_t e = 0; e < y.size(); e += 11)
+    y[e] = dist(rng);
+  return y;
+}
+
+// The masked call against pw_sgemm followed by the select.
+void checkMasked(const Case &s, std::mt19937 &rng) {
+  Operands o = makeOperands(s, 1, rng);
+  std::vector<float> y = makeMask(s.m, s.n + 1, rng);
+  int64_t rs = s.cColMajor ? 1 : s.n, cs = s.cColMajor ? s.m : 1;
+  std::vector<float> want(s.m * s.n), got(s.m * s.n, 7.0f);
+  pw_sgemm(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1, o.b.data(),
+           o.b.data(), 0, s.k, s.n, s.n, 1, want.data(), want.data(), 0, s.m,
+           s.n, rs, cs);
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t j = 0; j < s.n; ++j) {
+      float &x = want[i * rs + j * cs];
+      x = y[i * (s.n + 1) + j] > 0.0f ? x : 0.0f;
+    }
+  pw_sgemm_positive_mask(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1,
+                         o.b.data(), o.b.data(), 0, s.k, s.n, s.n, 1,
+                         got.data(), got.data(), 0, s.m, s.n, rs, cs, y.data(),
+                         y.data(), 0, s.m, s.n, s.n + 1, 1);
+  for (int64_t e = 0; e < s.m * s.n; ++e)
+    ASSERT_TRUE(sameBits(got[e], want[e]))
+        << s.m << "x" << s.n << "x" << s.k << " masked, element " << e << ": "
+        << got[e] << " against " << want[e];
+}
+
 // The packed kernel (one and two k blocks), the few-row kernel, OpenBLAS
 // (many rows and a narrow last strip, which neither kernel takes) and the
 // plain loops. pipewave's kernels run on one OpenBLAS thread, as a rank runs
 // (without AVX-512 OpenBLAS takes their shapes).
-TEST(Epilogue, FusedCallMatchesTheStepsItReplaces) {
+TEST(Epilogue, FusedCallsMatchTheStepsTheyReplace) {
   int threads = openblas_get_num_threads();
   openblas_set_num_threads(1);
   std::mt19937 rng(17);
   for (Case s : {Case{160, 128, 300, false}, Case{144, 160, 128, false},
                  Case{8, 128, 128, false}, Case{200, 100, 128, false},
-                 Case{13, 40, 9, true}})
+                 Case{13, 40, 9, true}}) {
     checkFused(s, rng);
+    checkMasked(s, rng);
+  }
   openblas_set_num_threads(threads);
 }
 
 // The packed kernel on shapes its rule declines: a narrow last strip (its
-// values go through a buffer), and a strided bias (applied after the
-// product).
+// values go through a buffer), and a strided bias or mask (applied after
+// the product).
 TEST(Epilogue, PackedKernelAppliesItOnEveryShape) {
   if (!__builtin_cpu_supports("avx512f"))
     GTEST_SKIP() << "the kernel needs AVX-512";
   std::mt19937 rng(19);
-  for (int64_t biasStride : {1, 3}) {
-    Case s{30, 70, 513, false};
-    Operands o = makeOperands(s, biasStride, rng);
-    pw_epilogue ep = {o.bias.data(), biasStride, 0.0f, FLT_MAX};
-    std::vector<float> want(s.m * s.n), got(s.m * s.n);
-    ASSERT_EQ(pw_packed_gemm_any_shape(s.m, s.n, s.k, o.a.data(), 0, s.k,
-                                       o.b.data(), 0, s.n, 0.0f, nullptr,
-                                       want.data(), s.n),
-              1);
-    pw_epilogue_apply(&ep, want.data(), s.m, s.n, s.n, 1);
-    ASSERT_EQ(pw_packed_gemm_any_shape(s.m, s.n, s.k, o.a.data(), 0, s.k,
-                                       o.b.data(), 0, s.n, 0.0f, &ep,
-                                       got.data(), s.n),
-              1);
-    for (int64_t e = 0; e < s.m * s.n; ++e)
-      ASSERT_TRUE(sameBits(got[e], want[e]))
-          << "bias stride " << biasStride << " element " << e;
-  }
+  Case s{30, 70, 513, false};
+  for (int64_t stride : {1, 3})
+    for (bool masked : {false, true}) {
+      Operands o = makeOperands(s, stride, rng);
+      std::vector<float> y = makeMask(s.m, s.n * stride, rng);
+      pw_epilogue ep = {o.bias.data(), stride, 0.0f, FLT_MAX, nullptr, 0, 0};
+      if (masked)
+        ep = {nullptr, 0, 0.0f, 0.0f, y.data(), s.n * stride, stride};
+      std::vector<float> want(s.m * s.n), got(s.m * s.n);
+      ASSERT_EQ(pw_packed_gemm_any_shape(s.m, s.n, s.k, o.a.data(), 0, s.k,
+                                         o.b.data(), 0, s.n, 0.0f, nullptr,
+                                         want.data(), s.n),
+                1);
+      pw_epilogue_apply(&ep, want.data(), s.m, s.n, s.n, 1);
+      ASSERT_EQ(pw_packed_gemm_any_shape(s.m, s.n, s.k, o.a.data(), 0, s.k,
+                                         o.b.data(), 0, s.n, 0.0f, &ep,
+                                         got.data(), s.n),
+                1);
+      for (int64_t e = 0; e < s.m * s.n; ++e)
+        ASSERT_TRUE(sameBits(got[e], want[e]))
+            << (masked ? "mask" : "bias") << " stride " << stride << " element "
+            << e;
+    }
 }
 
 } // namespace

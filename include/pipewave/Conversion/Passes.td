@@ -180,8 +180,14 @@ def PipeMatmulToBlas : Pass<"pipe-matmul-to-blas", "::mlir::ModuleOp"> {
     take the bias and the clamps (+inf / -inf where the op has none) and
     compute the same operations in the same order, so the numbers are the
     same bits; the product's buffer and the element-wise pass over it go.
-    The packed kernel applies them to each tile of C as it stores it. Runs
-    after bufferization.
+    Likewise ReLU's backward on an input gradient, a `linalg.generic` that
+    keeps the product where another buffer of its shape is `> 0` and writes
+    `+0` elsewhere (`arith.cmpf ogt`, `arith.select`):
+    `pw_sgemm_batched_positive_mask` / `pw_sgemm_positive_mask`. The call
+    takes the element-wise op's place, which is allowed when nothing in
+    between may write the product's operands. The packed kernel applies
+    either to each tile of C right after storing it. Runs after
+    bufferization.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",

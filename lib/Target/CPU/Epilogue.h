@@ -4,17 +4,22 @@
  *
  *===----------------------------------------------------------------------===*
  *
- * pipe-matmul-to-blas folds the element-wise op that adds a bias to a
- * product and clamps it (a linear layer with its ReLU) into the product's
- * call: the helpers then compute
+ * pipe-matmul-to-blas folds the element-wise op after a product into the
+ * product's call (lib/Conversion/MatmulEpilogue.cpp): the bias and clamp of
+ * a linear layer and its ReLU,
  *
  *   C(i, j) = maximum(minimum(A * B (i, j) + bias[j], hi), lo)
  *
  * with the operations of that op in its order (arith.addf, arith.minimumf,
  * arith.maximumf): IEEE 754-2019 minimum and maximum, which propagate NaN
- * and order -0 below +0. A missing clamp is hi = +inf or lo = -inf, which
- * leaves every value as it is. The packed kernel applies it as it stores a
- * tile (PackedGemm.c); the other paths with pw_epilogue_apply afterwards.
+ * and order -0 below +0; a missing clamp is hi = +inf or lo = -inf, which
+ * leaves every value as it is. Or ReLU's backward on an input gradient,
+ *
+ *   C(i, j) = Y(i, j) > 0 ? A * B (i, j) : +0
+ *
+ * (arith.cmpf ogt and arith.select: a NaN in Y gives +0). The packed kernel
+ * applies it to each tile right after storing it (PackedGemm.c); the other
+ * paths with pw_epilogue_apply afterwards.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -28,11 +33,14 @@
 extern "C" {
 #endif
 
-/* bias[j * biasStride] for column j; lo and hi are not NaN. */
+/* With a mask, Y(i, j) = mask[i * maskRs + j * maskCs]; else the bias of
+ * column j is bias[j * biasStride], and lo and hi are not NaN. */
 typedef struct pw_epilogue {
   const float *bias;
   int64_t biasStride;
   float lo, hi;
+  const float *mask;
+  int64_t maskRs, maskCs;
 } pw_epilogue;
 
 static inline uint32_t pw_float_bits(float x) {
@@ -67,8 +75,11 @@ static inline float pw_maximumf(float x, float y) {
   return pw_bits_float(pw_float_bits(x) & pw_float_bits(y));
 }
 
-/* The epilogue of one value of column j. */
-static inline float pw_epilogue_at(const pw_epilogue *ep, float x, int64_t j) {
+/* The epilogue of the value x of C(i, j). */
+static inline float pw_epilogue_at(const pw_epilogue *ep, float x, int64_t i,
+                                   int64_t j) {
+  if (ep->mask)
+    return ep->mask[i * ep->maskRs + j * ep->maskCs] > 0.0f ? x : 0.0f;
   return pw_maximumf(pw_minimumf(x + ep->bias[j * ep->biasStride], ep->hi),
                      ep->lo);
 }
@@ -78,7 +89,7 @@ static inline void pw_epilogue_apply(const pw_epilogue *ep, float *c, int64_t m,
                                      int64_t n, int64_t rs, int64_t cs) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
-      c[i * rs + j * cs] = pw_epilogue_at(ep, c[i * rs + j * cs], j);
+      c[i * rs + j * cs] = pw_epilogue_at(ep, c[i * rs + j * cs], i, j);
 }
 
 #ifdef __cplusplus

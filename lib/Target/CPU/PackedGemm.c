@@ -99,11 +99,27 @@ PW_INLINE PW_AVX512 __m512 maximum16(__m512 x, __m512 y) {
       r, equal, _mm512_castps_si512(x), _mm512_castps_si512(y)));
 }
 
-/* The epilogue over a tile of C just stored (in L1): rows x kNr at c, the
- * bias of its columns at `bias` (unit stride). Apart from the tile, so that
- * the tile's loop keeps every register it had. */
-static PW_AVX512 void epilogueTile(float *c, int64_t ldc, int rows,
-                                   const float *bias, const pw_epilogue *ep) {
+/* The epilogue over the tile of C just stored (in L1), rows x kNr at C(i0,
+ * j0) = c, its bias or mask with a unit column stride. Apart from the tile,
+ * so that the tile's loop keeps every register it had. */
+static PW_AVX512 void epilogueTile(float *c, int64_t ldc, int rows, int64_t i0,
+                                   int64_t j0, const pw_epilogue *ep) {
+  if (ep->mask) {
+    const float *y = ep->mask + i0 * ep->maskRs + j0;
+    __m512 zero = _mm512_setzero_ps();
+    for (int r = 0; r < rows; ++r) {
+      float *out = c + r * ldc;
+      const float *yr = y + r * ep->maskRs;
+      __mmask16 k0 = _mm512_cmp_ps_mask(_mm512_loadu_ps(yr), zero, _CMP_GT_OQ);
+      __mmask16 k1 =
+          _mm512_cmp_ps_mask(_mm512_loadu_ps(yr + 16), zero, _CMP_GT_OQ);
+      _mm512_storeu_ps(out, _mm512_maskz_mov_ps(k0, _mm512_loadu_ps(out)));
+      _mm512_storeu_ps(out + 16,
+                       _mm512_maskz_mov_ps(k1, _mm512_loadu_ps(out + 16)));
+    }
+    return;
+  }
+  const float *bias = ep->bias + j0;
   __m512 lo = _mm512_set1_ps(ep->lo), hi = _mm512_set1_ps(ep->hi);
   __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
   for (int r = 0; r < rows; ++r) {
@@ -295,9 +311,9 @@ PW_INLINE Lines share(Lines all, int64_t i, int64_t parts) {
 }
 
 /* A(i, p) = a[i * ars + p * acs], B(p, j) = b[p * brs + j * bcs]; ap holds
- * m x kKc floats, bp kKc x kNr (64-byte aligned). With ep (a unit-stride
- * bias), each tile of the last block goes through it right after its
- * stores. */
+ * m x kKc floats, bp kKc x kNr (64-byte aligned). With ep (with a unit
+ * column stride), each tile of the last block goes through it right after
+ * its stores. */
 static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
                                  const float *a, int64_t ars, int64_t acs,
                                  const float *b, int64_t brs, int64_t bcs,
@@ -379,7 +395,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
                   tilePacks && q == 0 ? bsrc : NULL, brs, blockBeta, out, ldc,
                   &fetch);
           if (blockEp)
-            epilogueTile(out, ldc, mr, blockEp->bias + j0, blockEp);
+            epilogueTile(out, ldc, mr, i0, j0, blockEp);
         } else {
           /* A narrow last strip: the tile lands in a buffer first. */
           float edge[kMr * kNr] __attribute__((aligned(64)));
@@ -390,7 +406,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
               float *o = out + r * ldc + j;
               float x = edge[r * kNr + j];
               x = blockBeta == 0.0f ? x : blockBeta * *o + x;
-              *o = blockEp ? pw_epilogue_at(blockEp, x, j0 + j) : x;
+              *o = blockEp ? pw_epilogue_at(blockEp, x, i0 + r, j0 + j) : x;
             }
         }
         i0 += mr;
@@ -439,8 +455,9 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
       pw_epilogue_apply(ep, c, m, n, ldc, 1);
     return 1;
   }
-  /* The tiles load 16 biases at a time: a strided bias is applied after. */
-  int tileEp = ep && ep->biasStride == 1;
+  /* The tiles load 16 biases or mask values at a time: a strided one is
+   * applied after. */
+  int tileEp = ep && (ep->mask ? ep->maskCs == 1 : ep->biasStride == 1);
   packedGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
              bTransposed ? 1 : ldb, bTransposed ? ldb : 1, beta,
              tileEp ? ep : NULL, c, ldc, ap, bp);
