@@ -63,22 +63,39 @@ typedef struct Prefetch {
   Lines b, a, c;
 } Prefetch;
 
-PW_INLINE const char *lineAt(const Lines *l) {
-  return (const char *)(l->base + (l->next / l->perRow) * l->stride +
-                        (l->next % l->perRow) * 16);
+/* Lines as a tile walks them: the row at `row`, its line `col`, `left`
+ * lines to go; no division per line. */
+typedef struct Cursor {
+  const char *row;
+  int64_t rowBytes, perRow, col, left;
+} Cursor;
+
+PW_INLINE Cursor cursor(Lines l) {
+  Cursor c = {(const char *)(l.base + (l.next / l.perRow) * l.stride),
+              l.stride * (int64_t)sizeof(float), l.perRow, l.next % l.perRow,
+              l.end - l.next};
+  return c;
 }
 
-PW_INLINE PW_AVX512 void fetchRead(Lines *l) {
-  if (l->next < l->end) {
-    _mm_prefetch(lineAt(l), _MM_HINT_T1);
-    ++l->next;
+PW_INLINE void advance(Cursor *c) {
+  if (++c->col == c->perRow) {
+    c->col = 0;
+    c->row += c->rowBytes;
+  }
+  --c->left;
+}
+
+PW_INLINE PW_AVX512 void fetchRead(Cursor *c) {
+  if (c->left > 0) {
+    _mm_prefetch(c->row + c->col * 64, _MM_HINT_T1);
+    advance(c);
   }
 }
 
-PW_INLINE PW_AVX512 void fetchWrite(Lines *l) {
-  if (l->next < l->end) {
-    _mm_prefetch(lineAt(l), _MM_HINT_ET0);
-    ++l->next;
+PW_INLINE PW_AVX512 void fetchWrite(Cursor *c) {
+  if (c->left > 0) {
+    _mm_prefetch(c->row + c->col * 64, _MM_HINT_ET0);
+    advance(c);
   }
 }
 
@@ -142,7 +159,7 @@ PW_INLINE PW_AVX512 void tile(int mr, int packing, int64_t kc, float *ap,
                               const float *asrc, int64_t ald, float *bp,
                               const float *bsrc, int64_t bld, float beta,
                               float *c, int64_t ldc, const Prefetch *fetch) {
-  Lines fb = fetch->b, fa = fetch->a, fc = fetch->c;
+  Cursor fb = cursor(fetch->b), fa = cursor(fetch->a), fc = cursor(fetch->c);
   __m512 acc[kMr][2];
 #pragma GCC unroll 14
   for (int r = 0; r < mr; ++r)
@@ -302,6 +319,13 @@ PW_INLINE Lines region(const float *base, int64_t rows, int64_t cols,
   return l;
 }
 
+/* Every line of `l`, into L2. */
+PW_INLINE PW_AVX512 void fetchAll(Lines l) {
+  Cursor c = cursor(l);
+  while (c.left > 0)
+    fetchRead(&c);
+}
+
 /* Lines [first, end) of `all`, split evenly over `parts`: part `i`. */
 PW_INLINE Lines share(Lines all, int64_t i, int64_t parts) {
   int64_t total = all.end - all.next, first = all.next;
@@ -391,6 +415,11 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
         fetch.c = region(nextC, nextRows, kNr, ldc);
         float *out = c + i0 * ldc + j0;
         if (nc == kNr) {
+          /* The tile's mask (a forward's output, in L3 by now) reaches L2
+           * while the tile computes. */
+          if (blockEp && blockEp->mask)
+            fetchAll(region(blockEp->mask + i0 * blockEp->maskRs + j0, mr,
+                            kNr, blockEp->maskRs));
           anyTile(mr, kc, panel, asrc, acs, bp,
                   tilePacks && q == 0 ? bsrc : NULL, brs, blockBeta, out, ldc,
                   &fetch);
