@@ -137,8 +137,8 @@ bool isFreshResult(Value out) {
 /// parallel, the product at the identity map, a contiguous result of the
 /// same shape): a bias broadcast over the rows of a rank-2 product and
 /// clamps, or a positive mask of the product's shape.
-bool matchGeneric(linalg::GenericOp generic, Value view,
-                  MatmulEpilogue &epilogue) {
+bool matchGeneric(linalg::LinalgOp matmul, linalg::GenericOp generic,
+                  Value view, MatmulEpilogue &epilogue) {
   auto viewType = cast<MemRefType>(view.getType());
   int64_t rank = viewType.getRank();
   // A rank-3 product has one batch: the helpers' mask is a matrix.
@@ -164,6 +164,14 @@ bool matchGeneric(linalg::GenericOp generic, Value view,
       !isFreshResult(out) || !operandType ||
       !operandType.getElementType().isF32() || !operandType.hasStaticShape())
     return false;
+  // The call writes the result tile by tile while it still reads the
+  // product's operands and the mask: none of them may be the result.
+  Value root = rootBuffer(out);
+  if (root == rootBuffer(operand))
+    return false;
+  for (OpOperand *input : matmul.getDpsInputOperands())
+    if (root == rootBuffer(input->get()))
+      return false;
   epilogue.generic = generic;
   epilogue.operand = operand;
   epilogue.out = out;
@@ -233,7 +241,7 @@ std::optional<MatmulEpilogue> findMatmulEpilogue(linalg::LinalgOp matmul) {
     return std::nullopt;
   if (!generic || generic->getBlock() != matmul->getBlock() ||
       !matmul->isBeforeInBlock(generic) ||
-      !matchGeneric(generic, view, epilogue))
+      !matchGeneric(matmul, generic, view, epilogue))
     return std::nullopt;
   // The call takes the generic's place, so the product is computed there:
   // nothing in between may write its operands (the generic's own operands

@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
+using pipewave::rootBuffer;
 
 linalg::FillOp pipewave::findZeroFill(Operation *matmul, Value out) {
   for (Operation *op = matmul->getPrevNode(); op; op = op->getPrevNode()) {
@@ -29,15 +30,13 @@ linalg::FillOp pipewave::findZeroFill(Operation *matmul, Value out) {
   return nullptr;
 }
 
-namespace {
-
-/// The buffer `v` is a view of: through view-like ops to an allocation or a
-/// block argument.
-Value rootBuffer(Value v) {
+Value pipewave::rootBuffer(Value v) {
   while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
     v = view.getViewSource();
   return v;
 }
+
+namespace {
 
 /// Whether `arg` is an out-parameter of its function.
 bool isOutParam(BlockArgument arg) {

@@ -197,9 +197,13 @@ func.func @relu_backward(%dy: memref<1x4x16xf32>, %wt: memref<1x16x8xf32>,
 
 // Not ReLU's backward: the mask on the other side of the select, -0 where
 // the mask is not positive, a batch of 2 (the helpers' mask is a matrix).
-// Each keeps its element-wise op.
+// And a mask written in place (the result is the mask: the call would
+// overwrite the mask with the product before reading it). Each keeps its
+// element-wise op.
 // CHECK-LABEL: func.func @not_masks
 // CHECK-NOT:     positive_mask
+// CHECK:         call @pw_sgemm_batched(
+// CHECK:         linalg.generic
 // CHECK:         call @pw_sgemm_batched(
 // CHECK:         linalg.generic
 // CHECK:         call @pw_sgemm_batched(
@@ -242,5 +246,17 @@ func.func @not_masks(%dy: memref<1x4x16xf32>, %wt: memref<1x16x8xf32>,
     %1 = arith.select %0, %in_1, %zero : f32
     linalg.yield %1 : f32
   }
+  %h = memref.alloc() : memref<1x4x8xf32>
+  memref.copy %y, %h : memref<1x4x8xf32> to memref<1x4x8xf32>
+  %c3 = memref.alloc() : memref<1x4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%c3 : memref<1x4x8xf32>)
+  linalg.batch_matmul ins(%dy, %wt : memref<1x4x16xf32>, memref<1x16x8xf32>) outs(%c3 : memref<1x4x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%h, %c3 : memref<1x4x8xf32>, memref<1x4x8xf32>) outs(%h : memref<1x4x8xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.cmpf ogt, %in, %zero : f32
+    %1 = arith.select %0, %in_1, %zero : f32
+    linalg.yield %1 : f32
+  }
+  memref.copy %h, %r1 : memref<1x4x8xf32> to memref<1x4x8xf32>
   return
 }

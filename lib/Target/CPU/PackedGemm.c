@@ -418,8 +418,8 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
           /* The tile's mask (a forward's output, in L3 by now) reaches L2
            * while the tile computes. */
           if (blockEp && blockEp->mask)
-            fetchAll(region(blockEp->mask + i0 * blockEp->maskRs + j0, mr,
-                            kNr, blockEp->maskRs));
+            fetchAll(region(blockEp->mask + i0 * blockEp->maskRs + j0, mr, kNr,
+                            blockEp->maskRs));
           anyTile(mr, kc, panel, asrc, acs, bp,
                   tilePacks && q == 0 ? bsrc : NULL, brs, blockBeta, out, ldc,
                   &fetch);
