@@ -55,24 +55,23 @@ static inline float pw_bits_float(uint32_t bits) {
   return x;
 }
 
-/* IEEE 754-2019 minimum (arith.minimumf) of x and a y that is not NaN. */
+/* IEEE 754-2019 minimum (arith.minimumf) of x and a y that is not NaN;
+ * branch-free so that pw_epilogue_apply vectorises. */
 static inline float pw_minimumf(float x, float y) {
-  if (x < y || x != x)
-    return x;
-  if (y < x)
-    return y;
-  /* Equal: the same value, or zeros, where -0 wins. */
-  return pw_bits_float(pw_float_bits(x) | pw_float_bits(y));
+  uint32_t xb = pw_float_bits(x), yb = pw_float_bits(y);
+  /* y where it is below x (never for a NaN x); where equal, the same value
+   * or zeros, where -0 wins. */
+  uint32_t r = y < x ? yb : xb;
+  return pw_bits_float(x == y ? xb | yb : r);
 }
 
-/* IEEE 754-2019 maximum (arith.maximumf) of x and a y that is not NaN. */
+/* IEEE 754-2019 maximum (arith.maximumf) of x and a y that is not NaN;
+ * branch-free. */
 static inline float pw_maximumf(float x, float y) {
-  if (x > y || x != x)
-    return x;
-  if (y > x)
-    return y;
-  /* Equal: the same value, or zeros, where +0 wins. */
-  return pw_bits_float(pw_float_bits(x) & pw_float_bits(y));
+  uint32_t xb = pw_float_bits(x), yb = pw_float_bits(y);
+  /* y where it is above x; where equal, +0 wins among zeros. */
+  uint32_t r = y > x ? yb : xb;
+  return pw_bits_float(x == y ? xb & yb : r);
 }
 
 /* The epilogue of the value x of C(i, j). */

@@ -79,7 +79,7 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c,
       cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
                   (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
     }
-    if (ep)
+    if (ep && !pw_epilogue_apply_avx512(ep, c->data, m, n, ldc))
       pw_epilogue_apply(ep, c->data, m, n, ldc, 1);
     return;
   }

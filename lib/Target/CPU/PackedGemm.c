@@ -99,6 +99,10 @@ PW_INLINE PW_AVX512 void fetchWrite(Cursor *c) {
   }
 }
 
+PW_INLINE __mmask16 firstLanes(int64_t count) {
+  return (__mmask16)(count >= 16 ? 0xffffu : (1u << count) - 1u);
+}
+
 /* Epilogue.h's pw_minimumf and pw_maximumf on 16 lanes, y without NaN. */
 PW_INLINE PW_AVX512 __m512 minimum16(__m512 x, __m512 y) {
   __mmask16 above = _mm512_cmp_ps_mask(x, y, _CMP_GT_OQ);
@@ -116,35 +120,29 @@ PW_INLINE PW_AVX512 __m512 maximum16(__m512 x, __m512 y) {
       r, equal, _mm512_castps_si512(x), _mm512_castps_si512(y)));
 }
 
-/* The epilogue over the tile of C just stored (in L1), rows x kNr at C(i0,
- * j0) = c, its bias or mask with a unit column stride. Apart from the tile,
- * so that the tile's loop keeps every register it had. */
-static PW_AVX512 void epilogueTile(float *c, int64_t ldc, int rows, int64_t i0,
-                                   int64_t j0, const pw_epilogue *ep) {
-  if (ep->mask) {
-    const float *y = ep->mask + i0 * ep->maskRs + j0;
-    __m512 zero = _mm512_setzero_ps();
-    for (int r = 0; r < rows; ++r) {
-      float *out = c + r * ldc;
-      const float *yr = y + r * ep->maskRs;
-      __mmask16 k0 = _mm512_cmp_ps_mask(_mm512_loadu_ps(yr), zero, _CMP_GT_OQ);
-      __mmask16 k1 =
-          _mm512_cmp_ps_mask(_mm512_loadu_ps(yr + 16), zero, _CMP_GT_OQ);
-      _mm512_storeu_ps(out, _mm512_maskz_mov_ps(k0, _mm512_loadu_ps(out)));
-      _mm512_storeu_ps(out + 16,
-                       _mm512_maskz_mov_ps(k1, _mm512_loadu_ps(out + 16)));
-    }
-    return;
-  }
-  const float *bias = ep->bias + j0;
+/* The epilogue over rows x cols of C at C(i0, j0) = c (row stride ldc),
+ * its bias or mask with a unit column stride, 16 columns at a time. */
+static PW_AVX512 void epilogueRows(float *c, int64_t ldc, int64_t rows,
+                                   int64_t cols, int64_t i0, int64_t j0,
+                                   const pw_epilogue *ep) {
+  __m512 zero = _mm512_setzero_ps();
   __m512 lo = _mm512_set1_ps(ep->lo), hi = _mm512_set1_ps(ep->hi);
-  __m512 b0 = _mm512_loadu_ps(bias), b1 = _mm512_loadu_ps(bias + 16);
-  for (int r = 0; r < rows; ++r) {
+  for (int64_t r = 0; r < rows; ++r) {
     float *out = c + r * ldc;
-    __m512 x0 = _mm512_add_ps(_mm512_loadu_ps(out), b0);
-    __m512 x1 = _mm512_add_ps(_mm512_loadu_ps(out + 16), b1);
-    _mm512_storeu_ps(out, maximum16(minimum16(x0, hi), lo));
-    _mm512_storeu_ps(out + 16, maximum16(minimum16(x1, hi), lo));
+    for (int64_t j = 0; j < cols; j += 16) {
+      __mmask16 lanes = firstLanes(cols - j);
+      __m512 x = _mm512_maskz_loadu_ps(lanes, out + j);
+      if (ep->mask) {
+        const float *y = ep->mask + (i0 + r) * ep->maskRs + j0 + j;
+        __mmask16 positive = _mm512_cmp_ps_mask(_mm512_maskz_loadu_ps(lanes, y),
+                                                zero, _CMP_GT_OQ);
+        x = _mm512_maskz_mov_ps(positive, x);
+      } else {
+        x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(lanes, ep->bias + j0 + j));
+        x = maximum16(minimum16(x, hi), lo);
+      }
+      _mm512_mask_storeu_ps(out + j, lanes, x);
+    }
   }
 }
 
@@ -268,10 +266,6 @@ static PW_AVX512 void anyTile(int mr, int64_t kc, float *ap, const float *asrc,
   default:
     break;
   }
-}
-
-PW_INLINE __mmask16 firstLanes(int64_t count) {
-  return (__mmask16)(count >= 16 ? 0xffffu : (1u << count) - 1u);
 }
 
 /* dst[p * ldd + j] = X(p, j) = src[p * ps + j * js] for p < kc, j < w, and
@@ -424,7 +418,8 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
                   tilePacks && q == 0 ? bsrc : NULL, brs, blockBeta, out, ldc,
                   &fetch);
           if (blockEp)
-            epilogueTile(out, ldc, mr, i0, j0, blockEp);
+            /* Right after the stores, while the tile is in L1. */
+            epilogueRows(out, ldc, mr, kNr, i0, j0, blockEp);
         } else {
           /* A narrow last strip: the tile lands in a buffer first. */
           float edge[kMr * kNr] __attribute__((aligned(64)));
@@ -495,6 +490,15 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
   return 1;
 }
 
+int pw_epilogue_apply_avx512(const pw_epilogue *ep, float *c, int64_t m,
+                             int64_t n, int64_t ldc) {
+  if (!__builtin_cpu_supports("avx512f") ||
+      (ep->mask ? ep->maskCs != 1 : ep->biasStride != 1))
+    return 0;
+  epilogueRows(c, ldc, m, n, 0, 0, ep);
+  return 1;
+}
+
 int pw_packed_gemm(int64_t m, int64_t n, int64_t k, const float *a,
                    int aTransposed, int64_t lda, const float *b,
                    int bTransposed, int64_t ldb, float beta,
@@ -508,6 +512,12 @@ int pw_packed_gemm(int64_t m, int64_t n, int64_t k, const float *a,
 }
 
 #else /* not x86-64 with GCC or Clang */
+
+int pw_epilogue_apply_avx512(const pw_epilogue *ep, float *c, int64_t m,
+                             int64_t n, int64_t ldc) {
+  (void)ep, (void)c, (void)m, (void)n, (void)ldc;
+  return 0;
+}
 
 int pw_packed_gemm_enabled(void) { return 0; }
 
