@@ -27,6 +27,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 extern "C" {
@@ -116,28 +117,51 @@ const std::pair<float, float> kClamps[] = {{0.0f, FLT_MAX},
                                            {0.0f, -0.0f},
                                            {-1.0f, 1.0f}};
 
+// What a fused call must give: pw_sgemm of o's operands into an m x n C
+// (strides rs, cs), then step(x, i, j) on each element.
+template <typename Step>
+std::vector<float> unfused(const Case &s, Operands &o, int64_t rs, int64_t cs,
+                           Step step) {
+  std::vector<float> c(s.m * s.n);
+  pw_sgemm(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1, o.b.data(),
+           o.b.data(), 0, s.k, s.n, s.n, 1, c.data(), c.data(), 0, s.m, s.n, rs,
+           cs);
+  for (int64_t i = 0; i < s.m; ++i)
+    for (int64_t j = 0; j < s.n; ++j)
+      c[i * rs + j * cs] = step(c[i * rs + j * cs], i, j);
+  return c;
+}
+
+// got against want, bit for bit (NaN for NaN).
+void expectSameBits(const std::vector<float> &got,
+                    const std::vector<float> &want, const std::string &what) {
+  for (size_t e = 0; e < got.size(); ++e)
+    ASSERT_TRUE(sameBits(got[e], want[e])) << what << ", element " << e << ": "
+                                           << got[e] << " against " << want[e];
+}
+
+std::string describe(const Case &s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+         std::to_string(s.k);
+}
+
 // The fused call against pw_sgemm followed by the element-wise steps.
 void checkFused(const Case &s, std::mt19937 &rng) {
   Operands o = makeOperands(s, 1, rng);
   int64_t rs = s.cColMajor ? 1 : s.n, cs = s.cColMajor ? s.m : 1;
   for (auto [lo, hi] : kClamps) {
-    std::vector<float> want(s.m * s.n), got(s.m * s.n, 7.0f);
-    pw_sgemm(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1, o.b.data(),
-             o.b.data(), 0, s.k, s.n, s.n, 1, want.data(), want.data(), 0, s.m,
-             s.n, rs, cs);
-    for (int64_t i = 0; i < s.m; ++i)
-      for (int64_t j = 0; j < s.n; ++j) {
-        float &x = want[i * rs + j * cs];
-        x = pw_maximumf(pw_minimumf(x + o.bias[j], hi), lo);
-      }
+    std::vector<float> want = unfused(
+        s, o, rs, cs, [&, lo = lo, hi = hi](float x, int64_t, int64_t j) {
+          return pw_maximumf(pw_minimumf(x + o.bias[j], hi), lo);
+        });
+    std::vector<float> got(s.m * s.n, 7.0f);
     pw_sgemm_bias_clamp(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1,
                         o.b.data(), o.b.data(), 0, s.k, s.n, s.n, 1, got.data(),
                         got.data(), 0, s.m, s.n, rs, cs, o.bias.data(),
                         o.bias.data(), 0, s.n, 1, lo, hi);
-    for (int64_t e = 0; e < s.m * s.n; ++e)
-      ASSERT_TRUE(sameBits(got[e], want[e]))
-          << s.m << "x" << s.n << "x" << s.k << " clamp [" << lo << ", " << hi
-          << "] element " << e << ": " << got[e] << " against " << want[e];
+    expectSameBits(got, want,
+                   describe(s) + " clamp [" + std::to_string(lo) + ", " +
+                       std::to_string(hi) + "]");
   }
 }
 
@@ -159,23 +183,16 @@ void checkMasked(const Case &s, std::mt19937 &rng) {
   Operands o = makeOperands(s, 1, rng);
   std::vector<float> y = makeMask(s.m, s.n + 1, rng);
   int64_t rs = s.cColMajor ? 1 : s.n, cs = s.cColMajor ? s.m : 1;
-  std::vector<float> want(s.m * s.n), got(s.m * s.n, 7.0f);
-  pw_sgemm(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1, o.b.data(),
-           o.b.data(), 0, s.k, s.n, s.n, 1, want.data(), want.data(), 0, s.m,
-           s.n, rs, cs);
-  for (int64_t i = 0; i < s.m; ++i)
-    for (int64_t j = 0; j < s.n; ++j) {
-      float &x = want[i * rs + j * cs];
-      x = y[i * (s.n + 1) + j] > 0.0f ? x : 0.0f;
-    }
+  std::vector<float> want =
+      unfused(s, o, rs, cs, [&](float x, int64_t i, int64_t j) {
+        return y[i * (s.n + 1) + j] > 0.0f ? x : 0.0f;
+      });
+  std::vector<float> got(s.m * s.n, 7.0f);
   pw_sgemm_positive_mask(0.0f, o.a.data(), o.a.data(), 0, s.m, s.k, s.k, 1,
                          o.b.data(), o.b.data(), 0, s.k, s.n, s.n, 1,
                          got.data(), got.data(), 0, s.m, s.n, rs, cs, y.data(),
                          y.data(), 0, s.m, s.n, s.n + 1, 1);
-  for (int64_t e = 0; e < s.m * s.n; ++e)
-    ASSERT_TRUE(sameBits(got[e], want[e]))
-        << s.m << "x" << s.n << "x" << s.k << " masked, element " << e << ": "
-        << got[e] << " against " << want[e];
+  expectSameBits(got, want, describe(s) + " masked");
 }
 
 // The packed kernel (one and two k blocks), the few-row kernel, OpenBLAS
@@ -220,10 +237,9 @@ TEST(Epilogue, PackedKernelAppliesItOnEveryShape) {
                                          o.b.data(), 0, s.n, 0.0f, &ep,
                                          got.data(), s.n),
                 1);
-      for (int64_t e = 0; e < s.m * s.n; ++e)
-        ASSERT_TRUE(sameBits(got[e], want[e]))
-            << (masked ? "mask" : "bias") << " stride " << stride << " element "
-            << e;
+      expectSameBits(got, want,
+                     std::string(masked ? "mask" : "bias") + " stride " +
+                         std::to_string(stride));
     }
 }
 

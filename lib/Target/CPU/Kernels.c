@@ -95,19 +95,39 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c,
     pw_epilogue_apply(ep, c->data, m, n, c->rs, c->cs);
 }
 
+/* pw_sgemm's body: C = beta * C + A * B, then ep (if any). */
+static void gemm2d(float beta, float *a, int64_t a_m, int64_t a_k, int64_t a_sm,
+                   int64_t a_sk, float *b, int64_t b_n, int64_t b_sk,
+                   int64_t b_sn, float *c, int64_t c_m, int64_t c_n,
+                   int64_t c_sm, int64_t c_sn, const pw_epilogue *ep) {
+  pw_mat ma = {a, a_m, a_k, a_sm, a_sk};
+  pw_mat mb = {b, a_k, b_n, b_sk, b_sn};
+  pw_mat mc = {c, c_m, c_n, c_sm, c_sn};
+  gemm(beta, &ma, &mb, &mc, ep);
+}
+
+/* pw_sgemm_batched's body: the product of every batch (a batch dimension
+ * of size 1 broadcasts), each then through ep (if any). */
+static void gemm3d(float beta, float *a, int64_t a_b, int64_t a_m, int64_t a_k,
+                   int64_t a_sb, int64_t a_sm, int64_t a_sk, float *b,
+                   int64_t b_b, int64_t b_n, int64_t b_sb, int64_t b_sk,
+                   int64_t b_sn, float *c, int64_t c_b, int64_t c_m,
+                   int64_t c_n, int64_t c_sb, int64_t c_sm, int64_t c_sn,
+                   const pw_epilogue *ep) {
+  for (int64_t i = 0; i < c_b; ++i)
+    gemm2d(beta, a + (a_b == 1 ? 0 : i * a_sb), a_m, a_k, a_sm, a_sk,
+           b + (b_b == 1 ? 0 : i * b_sb), b_n, b_sk, b_sn, c + i * c_sb, c_m,
+           c_n, c_sm, c_sn, ep);
+}
+
 void pw_sgemm(float beta, float *a_alloc, float *a, int64_t a_off, int64_t a_m,
               int64_t a_k, int64_t a_sm, int64_t a_sk, float *b_alloc, float *b,
               int64_t b_off, int64_t b_k, int64_t b_n, int64_t b_sk,
               int64_t b_sn, float *c_alloc, float *c, int64_t c_off,
               int64_t c_m, int64_t c_n, int64_t c_sm, int64_t c_sn) {
-  (void)a_alloc;
-  (void)b_alloc;
-  (void)c_alloc;
-  (void)b_k;
-  pw_mat ma = {a + a_off, a_m, a_k, a_sm, a_sk};
-  pw_mat mb = {b + b_off, a_k, b_n, b_sk, b_sn};
-  pw_mat mc = {c + c_off, c_m, c_n, c_sm, c_sn};
-  gemm(beta, &ma, &mb, &mc, NULL);
+  (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)b_k;
+  gemm2d(beta, a + a_off, a_m, a_k, a_sm, a_sk, b + b_off, b_n, b_sk, b_sn,
+         c + c_off, c_m, c_n, c_sm, c_sn, NULL);
 }
 
 void pw_sgemm_batched(float beta, float *a_alloc, float *a, int64_t a_off,
@@ -117,16 +137,9 @@ void pw_sgemm_batched(float beta, float *a_alloc, float *a, int64_t a_off,
                       int64_t b_sb, int64_t b_sk, int64_t b_sn, float *c_alloc,
                       float *c, int64_t c_off, int64_t c_b, int64_t c_m,
                       int64_t c_n, int64_t c_sb, int64_t c_sm, int64_t c_sn) {
-  (void)a_alloc;
-  (void)b_alloc;
-  (void)c_alloc;
-  (void)b_k;
-  for (int64_t i = 0; i < c_b; ++i) {
-    pw_mat ma = {a + a_off + (a_b == 1 ? 0 : i * a_sb), a_m, a_k, a_sm, a_sk};
-    pw_mat mb = {b + b_off + (b_b == 1 ? 0 : i * b_sb), a_k, b_n, b_sk, b_sn};
-    pw_mat mc = {c + c_off + i * c_sb, c_m, c_n, c_sm, c_sn};
-    gemm(beta, &ma, &mb, &mc, NULL);
-  }
+  (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)b_k;
+  gemm3d(beta, a + a_off, a_b, a_m, a_k, a_sb, a_sm, a_sk, b + b_off, b_b, b_n,
+         b_sb, b_sk, b_sn, c + c_off, c_b, c_m, c_n, c_sb, c_sm, c_sn, NULL);
 }
 
 void pw_sgemm_bias_clamp(float beta, float *a_alloc, float *a, int64_t a_off,
@@ -137,17 +150,11 @@ void pw_sgemm_bias_clamp(float beta, float *a_alloc, float *a, int64_t a_off,
                          int64_t c_n, int64_t c_sm, int64_t c_sn,
                          float *bias_alloc, float *bias, int64_t bias_off,
                          int64_t bias_n, int64_t bias_s, float lo, float hi) {
-  (void)a_alloc;
-  (void)b_alloc;
-  (void)c_alloc;
-  (void)bias_alloc;
-  (void)b_k;
+  (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)bias_alloc, (void)b_k;
   (void)bias_n;
-  pw_mat ma = {a + a_off, a_m, a_k, a_sm, a_sk};
-  pw_mat mb = {b + b_off, a_k, b_n, b_sk, b_sn};
-  pw_mat mc = {c + c_off, c_m, c_n, c_sm, c_sn};
   pw_epilogue ep = {bias + bias_off, bias_s, lo, hi, NULL, 0, 0};
-  gemm(beta, &ma, &mb, &mc, &ep);
+  gemm2d(beta, a + a_off, a_m, a_k, a_sm, a_sk, b + b_off, b_n, b_sk, b_sn,
+         c + c_off, c_m, c_n, c_sm, c_sn, &ep);
 }
 
 void pw_sgemm_batched_bias_clamp(
@@ -158,19 +165,11 @@ void pw_sgemm_batched_bias_clamp(
     float *c, int64_t c_off, int64_t c_b, int64_t c_m, int64_t c_n,
     int64_t c_sb, int64_t c_sm, int64_t c_sn, float *bias_alloc, float *bias,
     int64_t bias_off, int64_t bias_n, int64_t bias_s, float lo, float hi) {
-  (void)a_alloc;
-  (void)b_alloc;
-  (void)c_alloc;
-  (void)bias_alloc;
-  (void)b_k;
+  (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)bias_alloc, (void)b_k;
   (void)bias_n;
   pw_epilogue ep = {bias + bias_off, bias_s, lo, hi, NULL, 0, 0};
-  for (int64_t i = 0; i < c_b; ++i) {
-    pw_mat ma = {a + a_off + (a_b == 1 ? 0 : i * a_sb), a_m, a_k, a_sm, a_sk};
-    pw_mat mb = {b + b_off + (b_b == 1 ? 0 : i * b_sb), a_k, b_n, b_sk, b_sn};
-    pw_mat mc = {c + c_off + i * c_sb, c_m, c_n, c_sm, c_sn};
-    gemm(beta, &ma, &mb, &mc, &ep);
-  }
+  gemm3d(beta, a + a_off, a_b, a_m, a_k, a_sb, a_sm, a_sk, b + b_off, b_b, b_n,
+         b_sb, b_sk, b_sn, c + c_off, c_b, c_m, c_n, c_sb, c_sm, c_sn, &ep);
 }
 
 void pw_sgemm_positive_mask(float beta, float *a_alloc, float *a, int64_t a_off,
@@ -182,22 +181,15 @@ void pw_sgemm_positive_mask(float beta, float *a_alloc, float *a, int64_t a_off,
                             int64_t c_sm, int64_t c_sn, float *y_alloc,
                             float *y, int64_t y_off, int64_t y_m, int64_t y_n,
                             int64_t y_sm, int64_t y_sn) {
-  (void)a_alloc;
-  (void)b_alloc;
-  (void)c_alloc;
-  (void)y_alloc;
-  (void)b_k;
-  (void)y_m;
-  (void)y_n;
-  pw_mat ma = {a + a_off, a_m, a_k, a_sm, a_sk};
-  pw_mat mb = {b + b_off, a_k, b_n, b_sk, b_sn};
-  pw_mat mc = {c + c_off, c_m, c_n, c_sm, c_sn};
+  (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)y_alloc, (void)b_k;
+  (void)y_m, (void)y_n;
   pw_epilogue ep = {NULL, 0, 0.0f, 0.0f, y + y_off, y_sm, y_sn};
-  gemm(beta, &ma, &mb, &mc, &ep);
+  gemm2d(beta, a + a_off, a_m, a_k, a_sm, a_sk, b + b_off, b_n, b_sk, b_sn,
+         c + c_off, c_m, c_n, c_sm, c_sn, &ep);
 }
 
 /* The mask is rank 2: a batched product with an epilogue has one batch
- * (lib/Conversion/MatmulEpilogue.cpp). */
+ * (lib/Conversion/MatmulEpilogue.cpp), which the mask's rows follow. */
 void pw_sgemm_batched_positive_mask(
     float beta, float *a_alloc, float *a, int64_t a_off, int64_t a_b,
     int64_t a_m, int64_t a_k, int64_t a_sb, int64_t a_sm, int64_t a_sk,
@@ -206,16 +198,11 @@ void pw_sgemm_batched_positive_mask(
     float *c, int64_t c_off, int64_t c_b, int64_t c_m, int64_t c_n,
     int64_t c_sb, int64_t c_sm, int64_t c_sn, float *y_alloc, float *y,
     int64_t y_off, int64_t y_m, int64_t y_n, int64_t y_sm, int64_t y_sn) {
-  (void)a_b;
-  (void)a_sb;
-  (void)b_b;
-  (void)b_sb;
-  (void)c_b;
-  (void)c_sb;
-  pw_sgemm_positive_mask(beta, a_alloc, a, a_off, a_m, a_k, a_sm, a_sk, b_alloc,
-                         b, b_off, b_k, b_n, b_sk, b_sn, c_alloc, c, c_off, c_m,
-                         c_n, c_sm, c_sn, y_alloc, y, y_off, y_m, y_n, y_sm,
-                         y_sn);
+  (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)y_alloc, (void)b_k;
+  (void)y_m, (void)y_n;
+  pw_epilogue ep = {NULL, 0, 0.0f, 0.0f, y + y_off, y_sm, y_sn};
+  gemm3d(beta, a + a_off, a_b, a_m, a_k, a_sb, a_sm, a_sk, b + b_off, b_b, b_n,
+         b_sb, b_sk, b_sn, c + c_off, c_b, c_m, c_n, c_sb, c_sm, c_sn, &ep);
 }
 
 /* For the runtime's --print-memory report (a weak reference there: a
