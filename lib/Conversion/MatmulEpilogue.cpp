@@ -210,12 +210,15 @@ std::optional<MatmulEpilogue> findMatmulEpilogue(linalg::LinalgOp matmul) {
   // rank-2 view of it without the unit batch; nothing else reads either.
   Value view = c;
   MatmulEpilogue epilogue;
+  epilogue.fill = findZeroFill(matmul, c);
+  if (!epilogue.fill)
+    return std::nullopt;
   linalg::GenericOp generic;
   for (Operation *user : c.getUsers()) {
     if (user == matmul.getOperation() || isa<memref::DeallocOp>(user))
       continue;
     if (auto fill = dyn_cast<linalg::FillOp>(user)) {
-      if (fill != findZeroFill(matmul, c))
+      if (fill != epilogue.fill)
         return std::nullopt;
       continue;
     }
@@ -234,10 +237,9 @@ std::optional<MatmulEpilogue> findMatmulEpilogue(linalg::LinalgOp matmul) {
     generic = g;
   }
   // One reader: the generic on the product or on its one view.
-  if (!findZeroFill(matmul, c) || !generic ||
-      (view != c && llvm::any_of(c.getUsers(), [](Operation *user) {
-         return isa<linalg::GenericOp>(user);
-       })))
+  if (!generic || (view != c && llvm::any_of(c.getUsers(), [](Operation *user) {
+                     return isa<linalg::GenericOp>(user);
+                   })))
     return std::nullopt;
   if (!generic || generic->getBlock() != matmul->getBlock() ||
       !matmul->isBeforeInBlock(generic) ||

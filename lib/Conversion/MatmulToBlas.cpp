@@ -96,15 +96,24 @@ struct PipeMatmulToBlasPass
           module, callee,
           {b.getF32Type(), operandType, operandType, operandType});
       b.setInsertionPoint(op);
-      Location loc = op.getLoc();
-      SmallVector<Value> operands = {
-          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(beta))};
-      for (Value v : {op.getDpsInputOperand(0)->get(),
-                      op.getDpsInputOperand(1)->get(), out})
-        operands.push_back(memref::CastOp::create(b, loc, operandType, v));
-      func::CallOp::create(b, loc, decl, operands);
+      func::CallOp::create(
+          b, op.getLoc(), decl,
+          productOperands(b, op.getLoc(), op, beta, out, operandType));
       op->erase();
     }
+  }
+
+  /// The helpers' leading operands: beta, then A, B and the result `out`
+  /// as `operandType` (fully dynamic strided memrefs).
+  static SmallVector<Value> productOperands(OpBuilder &b, Location loc,
+                                            linalg::LinalgOp op, float beta,
+                                            Value out, MemRefType operandType) {
+    SmallVector<Value> operands = {
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(beta))};
+    for (Value v : {op.getDpsInputOperand(0)->get(),
+                    op.getDpsInputOperand(1)->get(), out})
+      operands.push_back(memref::CastOp::create(b, loc, operandType, v));
+    return operands;
   }
 
   func::FuncOp getOrCreateDecl(ModuleOp module, StringRef name,
@@ -154,10 +163,8 @@ struct PipeMatmulToBlasPass
     auto constant = [&](float value) -> Value {
       return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
     };
-    SmallVector<Value> operands = {constant(0.0f)};
-    for (Value v : {op.getDpsInputOperand(0)->get(),
-                    op.getDpsInputOperand(1)->get(), out})
-      operands.push_back(memref::CastOp::create(b, loc, operandType, v));
+    SmallVector<Value> operands =
+        productOperands(b, loc, op, 0.0f, out, operandType);
     operands.push_back(memref::CastOp::create(b, loc, extraType, extra));
     if (!mask) {
       operands.push_back(constant(epilogue.lo));
@@ -169,7 +176,7 @@ struct PipeMatmulToBlasPass
     epilogue.generic->erase();
     for (Operation *view : llvm::reverse(epilogue.views))
       view->erase();
-    findZeroFill(op, c)->erase();
+    epilogue.fill->erase();
     op->erase();
     for (Operation *user : llvm::make_early_inc_range(c.getUsers()))
       user->erase(); // its deallocs: findMatmulEpilogue allowed no other

@@ -61,11 +61,12 @@ bool mayWriteBuffer(mlir::Operation *op, mlir::Value buffer);
 ///    ReLU;
 ///  - PositiveMask: `generic` keeps the product where `operand` (of the
 ///    product's shape) is > 0 and writes +0 elsewhere: ReLU's backward.
-/// The product's buffer is a zero-filled allocation that nothing else
+/// The product's buffer is an allocation zeroed by `fill` that nothing else
 /// reads, directly or through the rank-2 `views` of a batched product.
 struct MatmulEpilogue {
   enum Kind { BiasClamp, PositiveMask };
   Kind kind = BiasClamp;
+  mlir::linalg::FillOp fill;
   mlir::linalg::GenericOp generic;
   mlir::Value operand, out;
   float lo = 0.0f, hi = 0.0f;

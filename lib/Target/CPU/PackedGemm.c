@@ -120,6 +120,12 @@ PW_INLINE PW_AVX512 __m512 maximum16(__m512 x, __m512 y) {
       r, equal, _mm512_castps_si512(x), _mm512_castps_si512(y)));
 }
 
+/* Whether ep's bias or mask has a unit column stride (16 columns load at
+ * once). */
+PW_INLINE int unitColumns(const pw_epilogue *ep) {
+  return ep->mask ? ep->maskCs == 1 : ep->biasStride == 1;
+}
+
 /* The epilogue over rows x cols of C at C(i0, j0) = c (row stride ldc),
  * its bias or mask with a unit column stride, 16 columns at a time. */
 static PW_AVX512 void epilogueRows(float *c, int64_t ldc, int64_t rows,
@@ -481,7 +487,7 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
   }
   /* The tiles load 16 biases or mask values at a time: a strided one is
    * applied after. */
-  int tileEp = ep && (ep->mask ? ep->maskCs == 1 : ep->biasStride == 1);
+  int tileEp = ep && unitColumns(ep);
   packedGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
              bTransposed ? 1 : ldb, bTransposed ? ldb : 1, beta,
              tileEp ? ep : NULL, c, ldc, ap, bp);
@@ -492,23 +498,10 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
 
 int pw_epilogue_apply_avx512(const pw_epilogue *ep, float *c, int64_t m,
                              int64_t n, int64_t ldc) {
-  if (!__builtin_cpu_supports("avx512f") ||
-      (ep->mask ? ep->maskCs != 1 : ep->biasStride != 1))
+  if (!__builtin_cpu_supports("avx512f") || !unitColumns(ep))
     return 0;
   epilogueRows(c, ldc, m, n, 0, 0, ep);
   return 1;
-}
-
-int pw_packed_gemm(int64_t m, int64_t n, int64_t k, const float *a,
-                   int aTransposed, int64_t lda, const float *b,
-                   int bTransposed, int64_t ldb, float beta,
-                   const pw_epilogue *ep, float *c, int64_t ldc,
-                   int blasThreads) {
-  if (blasThreads != 1 || !pw_packed_gemm_enabled() ||
-      !pw_packed_gemm_takes(m, n, k, bTransposed, aTransposed))
-    return 0;
-  return pw_packed_gemm_any_shape(m, n, k, a, aTransposed, lda, b, bTransposed,
-                                  ldb, beta, ep, c, ldc);
 }
 
 #else /* not x86-64 with GCC or Clang */
@@ -536,15 +529,17 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
   return 0;
 }
 
+#endif
+
+/* The rule, then the kernel (off without AVX-512). */
 int pw_packed_gemm(int64_t m, int64_t n, int64_t k, const float *a,
                    int aTransposed, int64_t lda, const float *b,
                    int bTransposed, int64_t ldb, float beta,
                    const pw_epilogue *ep, float *c, int64_t ldc,
                    int blasThreads) {
-  (void)m, (void)n, (void)k, (void)a, (void)aTransposed, (void)lda, (void)b;
-  (void)bTransposed, (void)ldb, (void)beta, (void)ep, (void)c, (void)ldc;
-  (void)blasThreads;
-  return 0;
+  if (blasThreads != 1 || !pw_packed_gemm_enabled() ||
+      !pw_packed_gemm_takes(m, n, k, bTransposed, aTransposed))
+    return 0;
+  return pw_packed_gemm_any_shape(m, n, k, a, aTransposed, lda, b, bTransposed,
+                                  ldb, beta, ep, c, ldc);
 }
-
-#endif
