@@ -16,11 +16,12 @@
 // stage, `stage forward backward backward_input backward_weight optimizer
 // activation_bytes [check]` (seconds, bytes; `#` starts a comment; check:
 // the stage's share of its rank's non-finite scan before the step's
-// agreement, default 0). A line `table` starts another set of durations
-// for the same program (compare.py gives one per measured step); each is
-// simulated in turn. DEVICE: the
-// device whose links carry the messages, a name (a calibrated one too) or a
-// .json file (default cpu); ranks are devices of one node.
+// agreement, default 0; a GPU's only: a CPU's ranks agree after their
+// updates, which check the gradients they read). A line `table` starts another
+// set of durations for the same program (compare.py gives one per measured
+// step); each is simulated in turn. DEVICE: the device whose links carry the
+// messages, a name (a calibrated one too) or a .json file (default cpu); ranks
+// are devices of one node.
 //
 // Output: for each table, `step_time_s T` and `bubble_fraction F`, one
 // per line; with --timeline then every rank's simulated actions, one per line:
@@ -82,7 +83,7 @@ int main(int argc, char **argv) {
   auto startTable = [&] {
     tables.emplace_back();
     tables.back().stages.resize(program.numStages);
-    // pipewave-run's agreement on non-finite values before the updates.
+    // pipewave-run's agreement on non-finite values.
     tables.back().stepAgreement = true;
     seen.emplace_back(program.numStages, false);
   };
@@ -141,6 +142,13 @@ int main(int argc, char **argv) {
   // no further stretching for oversubscription.
   if (device->calibration)
     device->calibration->cores = 0;
+  // On a CPU (a device named "cpu" or calibrated on one) the ranks agree
+  // after their updates, which check the gradients they read; a GPU's scan
+  // them and agree before.
+  bool cpu = device->calibration ? !device->calibration->issueOverlapsWork
+                                 : device->name == "cpu";
+  for (sim::CostTable &costs : tables)
+    costs.agreementAfterUpdates = cpu;
   int numRanks = static_cast<int>(program.ranks.size());
   sim::Cluster cluster = sim::Cluster::of(*device, numRanks, 1);
 

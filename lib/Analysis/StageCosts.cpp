@@ -358,6 +358,15 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
   stage.backwardWeight = weight + action + accumulate;
 }
 
+/// Whether pipewave-run's ranks on `device` agree on non-finite values after
+/// their updates: the CPU runtime's (a device named "cpu", or one calibrated
+/// on a CPU), whose updates check the gradients they read.
+static bool agreesAfterUpdates(const sim::DeviceSpec &device) {
+  if (device.calibration)
+    return !device.calibration->issueOverlapsWork;
+  return device.name == "cpu";
+}
+
 sim::CostTable ModelCosts::costTable(int64_t microbatches, bool fullRecompute,
                                      double nodeParameterShare) const {
   // Fraction of the functions' batch that one microbatch is.
@@ -368,9 +377,12 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches, bool fullRecompute,
                      : 1.0 / static_cast<double>(microbatches);
   sim::CostTable table;
   table.parameterBytesByName = parameterBytesByName;
-  // pipewave-run checks every training step for non-finite values before
-  // its updates (--on-nonfinite, on by default).
+  // pipewave-run checks every training step for non-finite values
+  // (--on-nonfinite stop, the default). On the CPU target the updates run in
+  // their places and check the gradients they read, and the ranks agree
+  // after them; a GPU's ranks scan the gradients and agree before them.
   table.stepAgreement = true;
+  table.agreementAfterUpdates = agreesAfterUpdates(device);
   double sharedParameterBytes =
       std::max(nodeParameterShare, 0.0) * totalParameterBytes();
   // The runtime writes each parameter's first gradient of a step in place

@@ -63,6 +63,8 @@ public:
       const std::vector<Action> &actions = program.ranks[r].actions;
       int &index = agreementIndex[r];
       index = static_cast<int>(actions.size());
+      if (costs.agreementAfterUpdates)
+        continue;
       for (size_t i = 0; i < actions.size(); ++i)
         if (actions[i].kind == ActionKind::OptimizerStep) {
           if (index == static_cast<int>(actions.size()))

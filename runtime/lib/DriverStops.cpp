@@ -45,6 +45,11 @@ bool Driver::reportNonfinite(const Executor &executor, int64_t step) {
     text += "; stopping. Its updates ran inside the step's CUDA graph; "
             "nothing after " +
             before + " was saved";
+  else if (executor.updatesBeforeCheck())
+    text += "; stopping. Its updates ran, checking the gradients as they "
+            "read them; nothing after " +
+            before +
+            " was saved (--on-nonfinite skip drops such a step and goes on)";
   else
     text += "; stopping before its updates: the parameters are those after " +
             before +

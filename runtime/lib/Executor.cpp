@@ -467,9 +467,13 @@ void Executor::runStep() {
   finding.clear();
   // With the check on (and no graph), updates wait until the ranks agree
   // the step's values are finite; nothing after them in a rank's program
-  // reads the parameters they update.
-  bool checkFirst =
-      nonfinite != NonfinitePolicy::Off && !graphs && !model.forward_only;
+  // reads the parameters they update. Stop on a device whose updates check
+  // the gradients they read runs them in place and agrees after them: the
+  // driver saves nothing of a bad step.
+  bool checking = nonfinite != NonfinitePolicy::Off && !model.forward_only;
+  checkInUpdates = checking && !graphs && nonfinite == NonfinitePolicy::Stop &&
+                   device.checksInUpdate();
+  bool checkFirst = checking && !graphs && !checkInUpdates;
   std::vector<int> updates;
   beginStep();
   for (int i = 0; i < program.num_actions; ++i) {
@@ -541,9 +545,16 @@ void Executor::runStep() {
       for (int i : updates)
         optimizerStep(i);
   }
+  // A graph's updates ran with the step, as did those that checked the
+  // gradients they read: the check can only report.
+  if (checkInUpdates) {
+    awaitTransfers();
+    double begin = trace ? backend.now() : 0;
+    agreeNonfinite();
+    record("agree step", "agreement", begin);
+  }
   endStep();
-  // A graph's updates ran with the step: the check can only report.
-  if (nonfinite != NonfinitePolicy::Off && graphs && !model.forward_only)
+  if (checking && graphs)
     agreeNonfinite();
 }
 

@@ -2,11 +2,13 @@
 //
 // Part of the pipewave project.
 //
-// --on-nonfinite: before a step's updates, every rank looks at the
-// gradients of its stages (each stage's flat buffer at once, then the
-// parameters of a bad one for the first non-finite gradient) and, on the
-// rank holding the last stage, at its part of the loss; one all-reduce of a
-// flag makes the answer the same on every rank.
+// --on-nonfinite: every rank looks at the gradients of its stages (each
+// stage's flat buffer at once, then the parameters of a bad one for the
+// first non-finite gradient) and, on the rank holding the last stage, at its
+// part of the loss; one all-reduce of a flag makes the answer the same on
+// every rank. Skip looks before the step's updates. Stop on the host looks
+// after them: the updates read every gradient anyway and tell whether each
+// was finite (Device::checksInUpdate()), so no pass of its own is needed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,17 +19,28 @@ namespace pipewave::runtime {
 std::string Executor::findNonfinite() {
   for (size_t s = 0; s < stages.size(); ++s) {
     const StageState &st = stages[s];
-    if (!st.held || !st.flatGrad ||
-        device.allFinite(compute, st.flatGrad, st.flatCount))
+    if (!st.held || !st.flatGrad)
+      continue;
+    // Gradients this step's updates read have their answers already;
+    // otherwise the stage's flat buffer is scanned first.
+    bool inUpdates = !st.parameters.empty();
+    for (int p : st.parameters)
+      inUpdates = inUpdates && checkedInUpdate(trained[p]);
+    if (!inUpdates && device.allFinite(compute, st.flatGrad, st.flatCount))
       continue;
     for (int p : st.parameters) {
       const TrainedParameter &parameter = trained[p];
-      if (!device.allFinite(compute, parameter.grad, parameter.count))
+      bool finite =
+          checkedInUpdate(parameter)
+              ? parameter.gradFinite
+              : device.allFinite(compute, parameter.grad, parameter.count);
+      if (!finite)
         return "the gradient of parameter '" +
                std::string(model.inputs[parameter.input].name) + "' (stage " +
                std::to_string(s) + ")";
     }
-    return "a gradient of stage " + std::to_string(s);
+    if (!inUpdates)
+      return "a gradient of stage " + std::to_string(s);
   }
   if (!outputTensors.empty() && outputTensors[0].dtype == PW_F32 &&
       !device.allFinite(compute, static_cast<const float *>(outputMemory[0]),

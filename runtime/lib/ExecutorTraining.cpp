@@ -400,8 +400,15 @@ void Executor::optimizerStep(int index) {
   ++st.steps;
   for (int p : st.parameters) {
     TrainedParameter &parameter = trained[p];
-    device.optimizerUpdate(compute, optimizer, st.steps, parameter.data,
-                           parameter.grad, parameter.state, parameter.count);
+    if (checkInUpdates) {
+      parameter.gradFinite = device.optimizerUpdateChecked(
+          compute, optimizer, st.steps, parameter.data, parameter.grad,
+          parameter.state, parameter.count);
+      parameter.checkedStep = step;
+    } else {
+      device.optimizerUpdate(compute, optimizer, st.steps, parameter.data,
+                             parameter.grad, parameter.state, parameter.count);
+    }
   }
   record(current.name, "optimizer", begin);
 }

@@ -69,6 +69,14 @@ public:
                        size_t count) override {
     runtime::optimizerUpdate(config, step, param, grad, state.data(), count);
   }
+  bool checksInUpdate() const override { return true; }
+  bool optimizerUpdateChecked(StreamId, const OptimizerConfig &config,
+                              int64_t step, float *param, const float *grad,
+                              const std::vector<float *> &state,
+                              size_t count) override {
+    return runtime::optimizerUpdate(config, step, param, grad, state.data(),
+                                    count);
+  }
   void call(StreamId, pw_stage_fn fn, const std::vector<void *> &args,
             const std::vector<void *> &results) override {
     fn(args.data(), results.data());
@@ -82,6 +90,13 @@ private:
 } // namespace
 
 Device::~Device() = default;
+
+bool Device::optimizerUpdateChecked(StreamId, const OptimizerConfig &, int64_t,
+                                    float *, const float *,
+                                    const std::vector<float *> &, size_t) {
+  throw Error("internal error: the '" + name() +
+              "' device does not check gradients in its optimizer updates");
+}
 
 bool Device::allFinite(StreamId stream, const float *data, size_t count) {
   std::vector<float> host;

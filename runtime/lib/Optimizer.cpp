@@ -26,7 +26,9 @@
 #include "pipewave-runtime/OptimizerMath.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace pipewave::runtime {
 
@@ -126,21 +128,36 @@ AdamScalars adamScalars(const OptimizerConfig &c, int64_t step) {
 #define PW_OPTIMIZER_CLONES
 #endif
 
+// A float is infinite or NaN exactly when its exponent bits are all ones;
+// the test is branch-free, so that it vectorises with the update.
+static inline uint32_t nonfiniteBit(float x) {
+  constexpr uint32_t kExponent = 0x7f800000u;
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return static_cast<uint32_t>((bits & kExponent) == kExponent);
+}
+
 PW_OPTIMIZER_CLONES
-void optimizerUpdate(const OptimizerConfig &config, int64_t step, float *param,
+bool optimizerUpdate(const OptimizerConfig &config, int64_t step, float *param,
                      const float *grad, float *const *state, size_t count) {
   if (step < 1)
     throw Error("internal error: optimizer step " + std::to_string(step));
+  uint32_t bad = 0;
   if (config.kind == OptimizerKind::SGD) {
     SgdScalars s = sgdScalars(config, step);
     float *buf = s.momentum ? state[0] : nullptr;
-    for (size_t i = 0; i < count; ++i)
+    for (size_t i = 0; i < count; ++i) {
+      bad |= nonfiniteBit(grad[i]);
       param[i] = sgdElement(s, param[i], grad[i], buf ? buf + i : nullptr);
-    return;
+    }
+    return bad == 0;
   }
   AdamScalars s = adamScalars(config, step);
-  for (size_t i = 0; i < count; ++i)
+  for (size_t i = 0; i < count; ++i) {
+    bad |= nonfiniteBit(grad[i]);
     param[i] = adamElement(s, param[i], grad[i], state[0] + i, state[1] + i);
+  }
+  return bad == 0;
 }
 
 } // namespace pipewave::runtime

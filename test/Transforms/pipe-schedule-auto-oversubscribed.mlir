@@ -18,30 +18,30 @@
 // RUN: sed 's/"cores": 2/"cores": 1/' %S/Inputs/sim-calibrated-device.json > %t.one-core.json
 // RUN: pipewave-opt %s --pipe-partition --pipe-outline-stages --pipe-insert-comm --pipe-schedule="schedule=auto device=%t.one-core.json microbatches=2" --sched-verify 2>&1 | FileCheck %s --check-prefix=ONE
 
-// THREE:      remark: pipe-schedule: schedule=auto chose hanayo waves=1 microbatches=2
+// THREE:      remark: pipe-schedule: schedule=auto chose interleaved chunks=2 microbatches=2
 // THREE-NEXT:   12 candidates simulated on calibrated-unit with 954 MiB per device, 12 fit; the fastest that fits wins
 // THREE-NEXT:   4 stages, fixed by the partition; microbatches=2 (the option)
 // THREE-NEXT:   6 candidate(s) with more ranks than the 3 cores of calibrated-unit rank last (oversubscribed: the ranks would wait for time slices, which the simulation does not model)
 // THREE-NEXT:   recompute: none
 // THREE-NEXT:     schedule                   M recompute ranks    step time   bubble  peak memory  fits
-// THREE-NEXT:   * hanayo waves=1             2 none          2       139 us
-// THREE-NEXT:     interleaved chunks=2       2 none          2       139 us
+// THREE-NEXT:   * interleaved chunks=2       2 none          2       139 us
+// THREE-NEXT:     hanayo waves=1             2 none          2       139 us
 // THREE-NEXT:     zb-v                       2 none          2       169 us
 // THREE-NEXT:     interleaved chunks=2       2 full          2       199 us
 // THREE-NEXT:     hanayo waves=1             2 full          2       204 us
 // THREE-NEXT:     zb-v                       2 full          2       235 us   {{.*}}   yes{{$}}
 // THREE-NEXT:     1f1b                       2 none          4       172 us   {{.*}} yes, oversubscribed
-// THREE:        zb-h1                      2 full          4       263 us   {{.*}} yes, oversubscribed
-// THREE:      sched.program "hanayo"
+// THREE:        zb-h1                      2 full          4       262 us   {{.*}} yes, oversubscribed
+// THREE:      sched.program "interleaved"
 
 // EIGHT:      remark: pipe-schedule: schedule=auto chose 1f1b microbatches=2
 // EIGHT-NOT:  oversubscribed
 // EIGHT:      sched.program "1f1b"
 
-// ONE:        remark: pipe-schedule: schedule=auto chose hanayo waves=1 microbatches=2
+// ONE:        remark: pipe-schedule: schedule=auto chose interleaved chunks=2 microbatches=2
 // ONE:          12 candidate(s) with more ranks than the 1 cores of calibrated-unit rank last
-// ONE:        * hanayo waves=1             2 none          2 {{.*}} yes, oversubscribed
-// ONE:        sched.program "hanayo"
+// ONE:        * interleaved chunks=2       2 none          2 {{.*}} yes, oversubscribed
+// ONE:        sched.program "interleaved"
 
 func.func @main(%x: tensor<4x8xf32> {pipe.name = "x"},
                 %w: tensor<1x8xf32> {pipe.param, pipe.name = "w"}) -> tensor<f32> {

@@ -107,9 +107,32 @@ TEST(DeviceTest, AllFiniteFindsEveryNonFiniteValueWherever) {
       EXPECT_FALSE(device->allFinite(stream, copy.data(), copy.size()))
           << value << " at " << at;
       // Not looked at: beyond the count.
-      if (at > 0)
+      if (at > 0) {
         EXPECT_TRUE(device->allFinite(stream, copy.data(), at)) << at;
+      }
     }
+}
+
+// The host's updates check the gradients they read; the asynchronous test
+// device's do not (its runs scan them, allFinite()).
+TEST(DeviceTest, HostDeviceChecksGradientsInItsUpdates) {
+  std::unique_ptr<Device> device = createHostDevice();
+  ASSERT_TRUE(device->checksInUpdate());
+  StreamId stream = device->createStream();
+  OptimizerConfig sgd;
+  sgd.lr = 0.5;
+  std::vector<float> p = {1, 2, 3}, g = {2, 4, 6};
+  EXPECT_TRUE(device->optimizerUpdateChecked(stream, sgd, 1, p.data(), g.data(),
+                                             {}, p.size()));
+  EXPECT_EQ(p, (std::vector<float>{0, 0, 0}));
+  g[2] = std::numeric_limits<float>::infinity();
+  EXPECT_FALSE(device->optimizerUpdateChecked(stream, sgd, 2, p.data(),
+                                              g.data(), {}, p.size()));
+  std::unique_ptr<Device> async = createAsyncTestDevice();
+  EXPECT_FALSE(async->checksInUpdate());
+  EXPECT_THROW(async->optimizerUpdateChecked(stream, sgd, 1, p.data(), g.data(),
+                                             {}, p.size()),
+               Error);
 }
 
 TEST(DeviceTest, AsyncTestDeviceComputesWhatTheHostDeviceComputes) {

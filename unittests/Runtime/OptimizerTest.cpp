@@ -14,6 +14,7 @@
 #include "TestUtil.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace pipewave::runtime;
 using namespace pipewave::runtime::test;
@@ -163,4 +164,48 @@ TEST(OptimizerTest, NamesAndDescriptions) {
   c.kind = OptimizerKind::Adam;
   EXPECT_EQ(optimizerStateNames(c),
             (std::vector<std::string>{"exp_avg", "exp_avg_sq"}));
+}
+
+// The update tells whether every gradient it read was finite, for each
+// optimizer, wherever the one bad value sits in a vectorised loop (its
+// first, middle and tail elements), and updates as it would otherwise.
+TEST(OptimizerTest, UpdateReportsNonfiniteGradients) {
+  OptimizerConfig sgd, momentum, adam;
+  momentum.momentum = 0.9;
+  adam.kind = OptimizerKind::Adam;
+  const float bad[] = {std::numeric_limits<float>::quiet_NaN(),
+                       std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity()};
+  const size_t count = 1000;
+  for (const OptimizerConfig &config : {sgd, momentum, adam}) {
+    std::vector<float> g(count);
+    for (size_t i = 0; i < count; ++i)
+      g[i] = std::ldexp(static_cast<float>(i % 7) - 3.0f, 100) *
+             (i % 2 ? 1.0f : -1.0f);
+    size_t states = optimizerStateNames(config).size();
+    auto run = [&](const std::vector<float> &grad, std::vector<float> &p) {
+      p.assign(count, 0.5f);
+      std::vector<std::vector<float>> state(states,
+                                            std::vector<float>(count, 0.0f));
+      std::vector<float *> pointers;
+      for (auto &s : state)
+        pointers.push_back(s.data());
+      return optimizerUpdate(config, 1, p.data(), grad.data(), pointers.data(),
+                             count);
+    };
+    std::vector<float> good, p;
+    // Large but finite gradients are finite.
+    EXPECT_TRUE(run(g, good)) << describeOptimizer(config);
+    for (float value : bad)
+      for (size_t at : {size_t{0}, size_t{15}, size_t{500}, count - 1}) {
+        std::vector<float> grad = g;
+        grad[at] = value;
+        EXPECT_FALSE(run(grad, p))
+            << describeOptimizer(config) << ": " << value << " at " << at;
+        for (size_t i = 0; i < count; ++i)
+          if (i != at && config.kind == OptimizerKind::SGD) {
+            ASSERT_EQ(p[i], good[i]) << describeOptimizer(config) << " " << i;
+          }
+      }
+  }
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/Backend.h"
+#include "pipewave-runtime/Device.h"
 #include "pipewave-runtime/ExecPlan.h"
 #include "pipewave-runtime/Executor.h"
 #include "pipewave-runtime/ModelCheck.h"
@@ -37,7 +38,7 @@ struct LocalRun {
   std::unique_ptr<Executor> executor;
 
   LocalRun(const TrainConfig &config, const OptimizerConfig &optimizer,
-           int batches = 1)
+           int batches = 1, Device *device = nullptr)
       : model(config), batches(batches) {
     validateModel(*model.get());
     x = makeTrainInput(config.batch * batches, config.features);
@@ -46,7 +47,7 @@ struct LocalRun {
     std::vector<void *> inputs = inputPointers({x.data(), t.data()}, params);
     plan = planExecution(*model.get(), 0);
     executor = std::make_unique<Executor>(*model.get(), plan, *backend, inputs,
-                                          nullptr, optimizer);
+                                          nullptr, optimizer, device);
   }
 
   /// Step k (1-based) reads global batch (k - 1) % batches.
@@ -359,7 +360,8 @@ namespace {
 /// A local run of the 2-stage model whose second global batch holds a NaN,
 /// with SGD and momentum (state that a dropped step must not touch).
 struct PoisonedRun : LocalRun {
-  explicit PoisonedRun(NonfinitePolicy policy) : LocalRun(config(), sgd(), 2) {
+  explicit PoisonedRun(NonfinitePolicy policy, Device *device = nullptr)
+      : LocalRun(config(), sgd(), 2, device) {
     x[static_cast<size_t>(model.config().batch * model.config().features) + 3] =
         std::nanf("");
     executor->setNonfinitePolicy(policy);
@@ -387,17 +389,41 @@ bool allFinite(const std::vector<std::vector<float>> &params) {
 
 } // namespace
 
-TEST(TrainingTest, NonfiniteGradientsStopTheStepBeforeItsUpdates) {
+// On the host the updates run in their places, checking the gradients they
+// read, and the check reports after them (the driver then saves nothing).
+TEST(TrainingTest, NonfiniteGradientsStopTheStepAfterCheckedUpdates) {
   PoisonedRun run(NonfinitePolicy::Stop);
   run.step(1);
   EXPECT_FALSE(run.executor->lastStepNonfinite());
+  EXPECT_TRUE(allFinite(run.params));
   EXPECT_EQ(run.executor->nonfiniteFinding(), "");
-  std::vector<std::vector<float>> before = run.params;
   run.step(2);
   EXPECT_TRUE(run.executor->lastStepNonfinite());
+  EXPECT_TRUE(run.executor->updatesBeforeCheck());
   // The first parameter of the first stage with a NaN gradient.
   EXPECT_EQ(run.executor->nonfiniteFinding(),
             "the gradient of parameter 'w0' (stage 0)");
+  EXPECT_FALSE(allFinite(run.params)); // the updates ran
+  EXPECT_EQ(run.executor->optimizerSteps(0), 2);
+  EXPECT_EQ(run.executor->optimizerSteps(1), 2);
+}
+
+// A device whose updates do not check (here the asynchronous test device):
+// the ranks scan the gradients and agree before any update.
+TEST(TrainingTest, NonfiniteGradientsStopTheStepBeforeItsUpdates) {
+  std::unique_ptr<Device> device = createAsyncTestDevice();
+  PoisonedRun run(NonfinitePolicy::Stop, device.get());
+  run.step(1);
+  EXPECT_FALSE(run.executor->lastStepNonfinite());
+  EXPECT_EQ(run.executor->nonfiniteFinding(), "");
+  run.executor->downloadParameters();
+  std::vector<std::vector<float>> before = run.params;
+  run.step(2);
+  EXPECT_TRUE(run.executor->lastStepNonfinite());
+  EXPECT_FALSE(run.executor->updatesBeforeCheck());
+  EXPECT_EQ(run.executor->nonfiniteFinding(),
+            "the gradient of parameter 'w0' (stage 0)");
+  run.executor->downloadParameters();
   EXPECT_EQ(run.params, before); // bit for bit: no update ran
   EXPECT_EQ(run.executor->optimizerSteps(0), 1);
   EXPECT_EQ(run.executor->optimizerSteps(1), 1);

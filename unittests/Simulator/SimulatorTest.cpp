@@ -155,6 +155,20 @@ TEST(SimulatorTest, StepAgreementHoldsTheUpdatesForEveryRank) {
   ASSERT_TRUE(scanned.error.empty()) << scanned.error;
   EXPECT_DOUBLE_EQ(scanned.ranks[1].slices[opt].start, 10.5 + 3 * L);
   EXPECT_DOUBLE_EQ(scanned.ranks[0].slices[opt0].start, 10.5 + 3 * L);
+
+  // After the updates (the CPU runtime, whose updates check the gradients
+  // they read): the updates start where they do without the agreement, no
+  // scan counts, and the all-reduce starts when the last rank is done
+  // (stage 0's update ends at 9.5 + 2L) and ends 2L later.
+  costs.agreementAfterUpdates = true;
+  SimReport after = simulate(program, costs, link(L, INFINITY));
+  ASSERT_TRUE(after.error.empty()) << after.error;
+  EXPECT_DOUBLE_EQ(after.ranks[1].slices[opt].start, 7 + L);
+  EXPECT_DOUBLE_EQ(after.ranks[0].slices[opt0].start,
+                   plain.ranks[0].slices[opt0].start);
+  EXPECT_DOUBLE_EQ(after.stepTime, 9.5 + 4 * L);
+  EXPECT_DOUBLE_EQ(after.ranks[1].finish, 9.5 + 4 * L);
+  costs.agreementAfterUpdates = false;
   costs.stages[0].checkSeconds = costs.stages[1].checkSeconds = 0;
 
   // A forward-only program has no updates and no agreement.

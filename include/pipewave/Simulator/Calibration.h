@@ -73,9 +73,11 @@
 // a tensor's update then runs at the slower of optimizer(its bytes) and
 // optimizerCold(the parameter bytes on the node).
 //
-// Before a training step's updates every rank scans its stages' gradients
-// for non-finite values (optional nonfiniteCheck table, the runtime's scan
-// timed by bytes like accumulate) and then joins one all-reduce.
+// Before a training step's updates a GPU's ranks each scan their stages'
+// gradients for non-finite values (optional nonfiniteCheck table, the
+// runtime's scan timed by bytes like accumulate) and then join one
+// all-reduce; a CPU's updates check the gradients they read, and the ranks
+// join the all-reduce after them (CostTable::agreementAfterUpdates).
 //
 // Every F, B, I or W action adds actionSeconds (the stage function's
 // call and the runtime's work around it, the time between one action and

@@ -96,6 +96,11 @@ struct CostTable {
   /// StageCosts::checkSeconds) and their messages have arrived, then an
   /// all-reduce of one value over all devices runs before any update.
   bool stepAgreement = false;
+  /// With stepAgreement: the updates run in their places and the agreement
+  /// comes after every rank's last action, with no scan before it (the CPU
+  /// runtime under --on-nonfinite stop, whose updates check the gradients
+  /// they read; StageCosts::checkSeconds then does not count).
+  bool agreementAfterUpdates = false;
 
   /// The world of schedule::computeTimeline: every stage takes the
   /// durations of `costs` and moves and stores nothing. costs.comm and

@@ -134,6 +134,16 @@ public:
                                int64_t step, float *param, const float *grad,
                                const std::vector<float *> &state,
                                size_t count) = 0;
+  /// Whether the device has optimizerUpdateChecked(): an update that tells,
+  /// as it runs, whether every gradient it read was finite (the host, whose
+  /// update pass reads them anyway). The default: no.
+  virtual bool checksInUpdate() const { return false; }
+  /// optimizerUpdate(), returning whether all `count` gradients were finite
+  /// (the host waits); only on a device whose checksInUpdate().
+  virtual bool
+  optimizerUpdateChecked(StreamId stream, const OptimizerConfig &config,
+                         int64_t step, float *param, const float *grad,
+                         const std::vector<float *> &state, size_t count);
   /// Whether all `count` floats at `data` (device memory) are finite, once
   /// the work issued on `stream` so far has completed (the host waits). The
   /// default copies them to the host and looks there.

@@ -86,6 +86,10 @@ struct TrainedParameter {
   float *grad = nullptr;
   /// optimizerStateNames(config) arrays of `count` floats (device memory).
   std::vector<float *> state;
+  /// The step whose update read the gradient and checked it
+  /// (Device::checksInUpdate()), and whether it was finite.
+  int checkedStep = 0;
+  bool gradFinite = true;
 };
 
 class Executor {
@@ -128,7 +132,11 @@ public:
   /// graphs (useGraphs()) the updates are captured with the step, so the
   /// check runs after it: the updates of a bad step are then already
   /// applied, which Stop accepts (the driver saves nothing afterwards) and
-  /// Skip cannot (useGraphs() refuses it).
+  /// Skip cannot (useGraphs() refuses it). Stop on a device whose updates
+  /// check the gradients they read (Device::checksInUpdate(), the host)
+  /// does the same: the updates run in their places in the list and
+  /// the ranks agree after them, with no pass over the gradients of its
+  /// own.
   void setNonfinitePolicy(NonfinitePolicy policy) { nonfinite = policy; }
   /// Whether the last step found a non-finite value on some rank (its
   /// updates were not applied unless graphs are on).
@@ -147,6 +155,9 @@ public:
 
   /// Whether useGraphs() accepted.
   bool usesGraphs() const { return graphs; }
+  /// Whether the last step's updates ran before its check (graphs, or Stop
+  /// with a device that checks in its updates): a bad step's are applied.
+  bool updatesBeforeCheck() const { return graphs || checkInUpdates; }
 
   /// True on the rank(s) running the last stage's forward.
   bool holdsOutputs() const { return !outputTensors.empty(); }
@@ -300,6 +311,13 @@ private:
   NonfinitePolicy nonfinite = NonfinitePolicy::Off;
   bool stepNonfinite = false;
   std::string finding;
+  /// This step's updates check the gradients they read (setNonfinitePolicy).
+  bool checkInUpdates = false;
+  /// Whether `parameter`'s gradient of this step is known finite or not
+  /// from its update.
+  bool checkedInUpdate(const TrainedParameter &parameter) const {
+    return checkInUpdates && parameter.checkedStep == step;
+  }
   /// This rank's first non-finite value of the step ("" if none); then the
   /// ranks' agreement: true when some rank found one.
   std::string findNonfinite();

@@ -84,8 +84,11 @@ std::string describeOptimizer(const OptimizerConfig &config);
 /// bias correction uses it, SGD initialises its momentum buffer with the
 /// gradient at step 1) to `count` parameters `param` with gradient `grad`.
 /// `state` holds optimizerStateNames(config).size() arrays of `count`
-/// floats (zero before the first step). `grad` is not modified.
-void optimizerUpdate(const OptimizerConfig &config, int64_t step, float *param,
+/// floats (zero before the first step). `grad` is not modified. Returns
+/// whether every gradient it read was finite: the update pass reads them
+/// anyway, so a run that checks its steps needs no pass of its own
+/// (Device::checksInUpdate()).
+bool optimizerUpdate(const OptimizerConfig &config, int64_t step, float *param,
                      const float *grad, float *const *state, size_t count);
 
 } // namespace pipewave::runtime

@@ -59,7 +59,7 @@ struct Options {
   /// The training options given, for the error on an inference model.
   std::vector<std::string> trainingOptions;
   /// --on-nonfinite stop|skip: a step with a non-finite gradient or loss
-  /// stops the run before its updates, or has its updates dropped.
+  /// stops the run, saving nothing of it, or has its updates dropped.
   NonfinitePolicy onNonfinite = NonfinitePolicy::Stop;
   /// --log-json FILE: one JSON object per step.
   std::string logJson;
