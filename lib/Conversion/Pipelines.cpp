@@ -129,8 +129,12 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
 
   if (matmul == MatmulLowering::Blas || matmul == MatmulLowering::Auto)
     pm.addPass(createPipeMatmulToBlas());
-  if (options.workspace)
-    pm.addPass(createPipePlanWorkspace());
+  if (options.workspace) {
+    // Host code: one-value temporaries go on the stack (the pass's doc).
+    PipePlanWorkspaceOptions workspace;
+    workspace.stackScalars = true;
+    pm.addPass(createPipePlanWorkspace(workspace));
+  }
   pm.addPass(createPipeStageABI());
 
   // Loops, then LLVM.

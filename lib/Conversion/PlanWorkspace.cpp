@@ -38,7 +38,7 @@ namespace {
 constexpr StringLiteral kWorkspaceArgAttr = "pipewave.workspace";
 
 /// What becomes of one allocation.
-enum class Verdict { Placed, Escaping, Dynamic, Nested };
+enum class Verdict { Placed, Stacked, Escaping, Dynamic, Nested };
 
 /// The values that alias an allocation (itself, views of it, views of
 /// those) and the deallocations of any of them.
@@ -149,7 +149,8 @@ int64_t pack(MutableArrayRef<Interval> intervals, int64_t alignment) {
 
 /// Counts of one function, for the remark and the statistics.
 struct Counts {
-  int64_t placed = 0, placedBytes = 0, escaping = 0, dynamic = 0, nested = 0;
+  int64_t placed = 0, placedBytes = 0, stacked = 0, escaping = 0, dynamic = 0,
+          nested = 0;
   int64_t workspace = 0;
 };
 
@@ -185,6 +186,7 @@ struct PipePlanWorkspacePass
       }
       Counts counts = planFunction(fn);
       numPlaced += counts.placed;
+      numStacked += counts.stacked;
       numEscaping += counts.escaping;
       numDynamic += counts.dynamic;
       numNested += counts.nested;
@@ -194,7 +196,11 @@ struct PipePlanWorkspacePass
                         << counts.placed << " allocations of "
                         << counts.placedBytes << " bytes; kept "
                         << counts.escaping << " escaping, " << counts.dynamic
-                        << " dynamic, " << counts.nested << " nested";
+                        << " dynamic, " << counts.nested << " nested"
+                        << (stackScalars
+                                ? "; " + std::to_string(counts.stacked) +
+                                      " on the stack"
+                                : std::string());
     }
   }
 
@@ -203,7 +209,10 @@ struct PipePlanWorkspacePass
       return Verdict::Nested;
     if (!staticBytes(alloc.getType()))
       return Verdict::Dynamic;
-    return collectAliases(alloc).escapes ? Verdict::Escaping : Verdict::Placed;
+    if (collectAliases(alloc).escapes)
+      return Verdict::Escaping;
+    return stackScalars && alloc.getType().getRank() == 0 ? Verdict::Stacked
+                                                          : Verdict::Placed;
   }
 
   Counts planFunction(func::FuncOp fn) {
@@ -222,7 +231,23 @@ struct PipePlanWorkspacePass
     // deallocations used) go.
     SmallVector<Interval> intervals;
     for (memref::AllocOp alloc : allocs) {
-      switch (classify(alloc, entry)) {
+      Verdict verdict = classify(alloc, entry);
+      if (verdict == Verdict::Stacked) {
+        // A one-value buffer on the stack, where LLVM sees it apart from
+        // the workspace (and from the arguments).
+        for (Operation *dealloc : collectAliases(alloc).deallocs)
+          dealloc->erase();
+        OpBuilder b(alloc);
+        auto stacked = memref::AllocaOp::create(
+            b, alloc.getLoc(), alloc.getType(), alloc.getAlignmentAttr());
+        alloc.replaceAllUsesWith(stacked.getResult());
+        alloc.erase();
+        ++counts.stacked;
+        continue;
+      }
+      switch (verdict) {
+      case Verdict::Stacked:
+        break;
       case Verdict::Nested:
         ++counts.nested;
         continue;

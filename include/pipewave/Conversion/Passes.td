@@ -236,10 +236,21 @@ def PipePlanWorkspace : Pass<"pipe-plan-workspace", "::mlir::ModuleOp"> {
     yielded out of a region, stored, or flowing into an operation that is
     not a view and makes a new memref), allocations with dynamic sizes, a
     layout or a memory space, and allocations nested in a region (loops).
+
+    With `stack-scalars` (set by the CPU pipeline, `pipe-lower-to-llvm`), a
+    0-d allocation (one value, such as a loss's scale) that would be placed
+    becomes a `memref.alloca` instead: on the stack, apart from the
+    workspace, so LLVM knows that a loop storing into the workspace does
+    not change it, hoists its load and vectorises the loop (the loss
+    gradient of a stage reads such a value for every element). The GPU
+    pipeline leaves it off: its buffers are device memory.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
            "Byte alignment of every offset and of the workspace size">,
+    Option<"stackScalars", "stack-scalars", "bool", /*default=*/"false",
+           "Put the 0-d allocations that would be placed on the stack "
+           "(memref.alloca) instead (host code only)">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark per function: workspace bytes, allocations placed "
            "and allocations kept">,
@@ -247,6 +258,8 @@ def PipePlanWorkspace : Pass<"pipe-plan-workspace", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numPlaced", "placed-allocs",
               "Allocations placed in a workspace">,
+    Statistic<"numStacked", "stacked-allocs",
+              "0-d allocations put on the stack (stack-scalars)">,
     Statistic<"numEscaping", "escaping-allocs",
               "Allocations kept because their buffer escapes">,
     Statistic<"numDynamic", "dynamic-allocs",
