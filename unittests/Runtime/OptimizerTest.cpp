@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipewave-runtime/Optimizer.h"
+#include "pipewave-runtime/OptimizerMath.h"
 
 #include "TestModel.h"
 #include "TestUtil.h"
@@ -207,5 +208,34 @@ TEST(OptimizerTest, UpdateReportsNonfiniteGradients) {
             ASSERT_EQ(p[i], good[i]) << describeOptimizer(config) << " " << i;
           }
       }
+  }
+}
+
+// The update walks its arrays in chunks (prefetching ahead); every element
+// of a tensor spanning many chunks, and a partial last one, gets the same
+// bits as the element formula applied on its own.
+TEST(OptimizerTest, ChunkedUpdateMatchesTheElementFormula) {
+  OptimizerConfig config;
+  config.lr = 0.05;
+  config.momentum = 0.9;
+  config.weightDecay = 0.01;
+  const size_t count = 3001;
+  std::vector<float> p(count), g(count), buf(count, 0.0f);
+  for (size_t i = 0; i < count; ++i) {
+    p[i] = std::sin(static_cast<float>(i));
+    g[i] = std::cos(static_cast<float>(3 * i));
+  }
+  std::vector<float> want = p, wantBuf = buf;
+  float *state[] = {buf.data()};
+  for (int step = 1; step <= 2; ++step) {
+    SgdScalars s = sgdScalars(config, step);
+    for (size_t i = 0; i < count; ++i)
+      want[i] = sgdElement(s, want[i], g[i], &wantBuf[i]);
+    ASSERT_TRUE(
+        optimizerUpdate(config, step, p.data(), g.data(), state, count));
+    for (size_t i = 0; i < count; ++i) {
+      ASSERT_EQ(p[i], want[i]) << "step " << step << " [" << i << "]";
+      ASSERT_EQ(buf[i], wantBuf[i]) << "step " << step << " [" << i << "]";
+    }
   }
 }
