@@ -142,13 +142,10 @@ int main(int argc, char **argv) {
   // no further stretching for oversubscription.
   if (device->calibration)
     device->calibration->cores = 0;
-  // On a CPU (a device named "cpu" or calibrated on one) the ranks agree
-  // after their updates, which check the gradients they read; a GPU's scan
-  // them and agree before.
-  bool cpu = device->calibration ? !device->calibration->issueOverlapsWork
-                                 : device->name == "cpu";
+  // On a CPU the ranks agree after their updates, which check the gradients
+  // they read; a GPU's scan them and agree before.
   for (sim::CostTable &costs : tables)
-    costs.agreementAfterUpdates = cpu;
+    costs.agreementAfterUpdates = device->isCpu();
   int numRanks = static_cast<int>(program.ranks.size());
   sim::Cluster cluster = sim::Cluster::of(*device, numRanks, 1);
 

@@ -358,15 +358,6 @@ void ModelCosts::calibrate(const StageWork &work, double scale,
   stage.backwardWeight = weight + action + accumulate;
 }
 
-/// Whether pipewave-run's ranks on `device` agree on non-finite values after
-/// their updates: the CPU runtime's (a device named "cpu", or one calibrated
-/// on a CPU), whose updates check the gradients they read.
-static bool agreesAfterUpdates(const sim::DeviceSpec &device) {
-  if (device.calibration)
-    return !device.calibration->issueOverlapsWork;
-  return device.name == "cpu";
-}
-
 sim::CostTable ModelCosts::costTable(int64_t microbatches, bool fullRecompute,
                                      double nodeParameterShare) const {
   // Fraction of the functions' batch that one microbatch is.
@@ -382,7 +373,7 @@ sim::CostTable ModelCosts::costTable(int64_t microbatches, bool fullRecompute,
   // their places and check the gradients they read, and the ranks agree
   // after them; a GPU's ranks scan the gradients and agree before them.
   table.stepAgreement = true;
-  table.agreementAfterUpdates = agreesAfterUpdates(device);
+  table.agreementAfterUpdates = device.isCpu();
   double sharedParameterBytes =
       std::max(nodeParameterShare, 0.0) * totalParameterBytes();
   // The runtime writes each parameter's first gradient of a step in place

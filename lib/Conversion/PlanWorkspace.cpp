@@ -231,8 +231,8 @@ struct PipePlanWorkspacePass
     // deallocations used) go.
     SmallVector<Interval> intervals;
     for (memref::AllocOp alloc : allocs) {
-      Verdict verdict = classify(alloc, entry);
-      if (verdict == Verdict::Stacked) {
+      switch (classify(alloc, entry)) {
+      case Verdict::Stacked: {
         // A one-value buffer on the stack, where LLVM sees it apart from
         // the workspace (and from the arguments).
         for (Operation *dealloc : collectAliases(alloc).deallocs)
@@ -245,9 +245,6 @@ struct PipePlanWorkspacePass
         ++counts.stacked;
         continue;
       }
-      switch (verdict) {
-      case Verdict::Stacked:
-        break;
       case Verdict::Nested:
         ++counts.nested;
         continue;

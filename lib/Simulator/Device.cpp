@@ -45,6 +45,10 @@ std::optional<Precision> parsePrecision(std::string_view text) {
   return std::nullopt;
 }
 
+bool DeviceSpec::isCpu() const {
+  return calibration ? !calibration->issueOverlapsWork : name == "cpu";
+}
+
 double DeviceSpec::peakFlopsPerSecond(Precision precision) const {
   double rate = 0;
   switch (precision) {

@@ -536,22 +536,16 @@ void Executor::runStep() {
   // The step's messages are delivered first: the agreement is a collective
   // over all ranks, which some backends (NCCL) cannot overlap with pending
   // point-to-point transfers.
-  if (checkFirst) {
+  // A graph's updates ran with the step, as did those that checked the
+  // gradients they read: the check can then only report.
+  if (checkFirst || checkInUpdates) {
     awaitTransfers();
     double begin = trace ? backend.now() : 0;
     bool nonfiniteFound = agreeNonfinite();
     record("agree step", "agreement", begin);
-    if (!nonfiniteFound)
+    if (checkFirst && !nonfiniteFound)
       for (int i : updates)
         optimizerStep(i);
-  }
-  // A graph's updates ran with the step, as did those that checked the
-  // gradients they read: the check can only report.
-  if (checkInUpdates) {
-    awaitTransfers();
-    double begin = trace ? backend.now() : 0;
-    agreeNonfinite();
-    record("agree step", "agreement", begin);
   }
   endStep();
   if (checking && graphs)

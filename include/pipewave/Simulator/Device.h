@@ -80,6 +80,10 @@ struct DeviceSpec {
   /// absent in the shipped files.
   std::optional<Calibration> calibration;
 
+  /// Whether the device is a CPU that pipewave-run's host device drives: one
+  /// named "cpu", or one calibrated on a CPU (not issueOverlapsWork).
+  bool isCpu() const;
+
   /// The peak rate for `precision` (FP32's if the device has none for it).
   double peakFlopsPerSecond(Precision precision = Precision::FP32) const;
 
