@@ -127,8 +127,13 @@ void pipewave::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
   }
 
-  if (matmul == MatmulLowering::Blas || matmul == MatmulLowering::Auto)
+  if (matmul == MatmulLowering::Blas || matmul == MatmulLowering::Auto) {
     pm.addPass(createPipeMatmulToBlas());
+    // Before the workspace plan: the calls may move past ops only while
+    // every temporary has its own buffer.
+    if (options.fuseUpdates)
+      pm.addPass(createPipeFuseUpdates());
+  }
   if (options.workspace) {
     // Host code: one-value temporaries go on the stack (the pass's doc).
     PipePlanWorkspaceOptions workspace;

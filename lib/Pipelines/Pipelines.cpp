@@ -168,6 +168,7 @@ LogicalResult pipewave::buildPipeCompileLowering(
     lowering.matmul = options.matmul;
     lowering.workspace = options.workspace;
     lowering.accumulate = options.accumulate;
+    lowering.fuseUpdates = options.fuseUpdates;
     ResolvedMatmulChoice choice;
     std::string message;
     if (failed(resolveMatmulChoice(options, choice, message)))

@@ -104,6 +104,13 @@ void Driver::printMemory(const Executor &executor) {
               " bytes (per microbatch: " + perMicrobatch + ")");
   printByRank("threads: " + who + ": GEMM threads " + gemmThreads);
   printByRank("waits: " + who + ": " + backend->waitingPolicy().description);
+  // Updates run by the products of the gradients (pipe-fuse-updates).
+  if (!executor.trainedParameters().empty())
+    printByRank("updates: " + who + ": " +
+                std::to_string(executor.fusedUpdatesLastStep()) + " of " +
+                std::to_string(executor.trainedParameters().size()) +
+                " parameter updates of the last step ran in the products "
+                "of their gradients");
   // The buffer the stage functions keep their temporaries in (allocated
   // once; 0 when compiled with --no-workspace).
   printByRank("workspace: " + who + ": " +

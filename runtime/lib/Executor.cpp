@@ -474,6 +474,9 @@ void Executor::runStep() {
   checkInUpdates = checking && !graphs && nonfinite == NonfinitePolicy::Stop &&
                    device.checksInUpdate();
   bool checkFirst = checking && !graphs && !checkInUpdates;
+  // Updates in the weight-gradient products run where those of the
+  // optimizer actions would: not before a check.
+  fuseThisStep = !graphs && !checkFirst;
   std::vector<int> updates;
   beginStep();
   for (int i = 0; i < program.num_actions; ++i) {

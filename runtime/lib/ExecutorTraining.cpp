@@ -171,6 +171,7 @@ void Executor::prepareTraining() {
   }
   gradientFresh.assign(trained.size(), 1);
   targetDirect.assign(mostTargets, 0);
+  planFusedUpdates();
 }
 
 void Executor::accumulate(const StageState &st, const GradTarget &target) {
@@ -277,12 +278,17 @@ void Executor::backward(int index) {
   }
 
   double begin = trace ? backend.now() : 0;
-  if (split)
-    callStage(stage.backward_input, stage.backward_input_workspace);
-  else if (accumulating)
-    callStage(stage.backward_acc, stage.backward_acc_workspace);
-  else
-    callStage(stage.backward, stage.backward_workspace);
+  {
+    FusedScope fused;
+    armFusedUpdates(index, fused);
+    if (split)
+      callStage(stage.backward_input, stage.backward_input_workspace);
+    else if (accumulating)
+      callStage(stage.backward_acc, stage.backward_acc_workspace);
+    else
+      callStage(stage.backward, stage.backward_workspace);
+  }
+  finishFusedUpdates();
   if (!split)
     accumulateParameters(st);
   for (const GradTarget &target : st.targets) {
@@ -341,10 +347,15 @@ void Executor::backwardWeight(int index) {
                                    ? accumulatingResult(st, stage, k, 2)
                                    : parameterResult(st, k));
   double begin = trace ? backend.now() : 0;
-  if (accumulating)
-    callStage(stage.backward_weight_acc, stage.backward_weight_acc_workspace);
-  else
-    callStage(stage.backward_weight, stage.backward_weight_workspace);
+  {
+    FusedScope fused;
+    armFusedUpdates(index, fused);
+    if (accumulating)
+      callStage(stage.backward_weight_acc, stage.backward_weight_acc_workspace);
+    else
+      callStage(stage.backward_weight, stage.backward_weight_workspace);
+  }
+  finishFusedUpdates();
   accumulateParameters(st);
   record(current.name, "compute", begin);
   used(current.wstash);
@@ -400,6 +411,8 @@ void Executor::optimizerStep(int index) {
   ++st.steps;
   for (int p : st.parameters) {
     TrainedParameter &parameter = trained[p];
+    if (parameter.fusedStep == step)
+      continue; // its weight-gradient product ran it (ExecutorFused.cpp)
     if (checkInUpdates) {
       parameter.gradFinite = device.optimizerUpdateChecked(
           compute, optimizer, st.steps, parameter.data, parameter.grad,

@@ -70,6 +70,7 @@ public:
     runtime::optimizerUpdate(config, step, param, grad, state.data(), count);
   }
   bool checksInUpdate() const override { return true; }
+  bool callsInline() const override { return true; }
   bool optimizerUpdateChecked(StreamId, const OptimizerConfig &config,
                               int64_t step, float *param, const float *grad,
                               const std::vector<float *> &state,

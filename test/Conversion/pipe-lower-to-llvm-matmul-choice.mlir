@@ -33,13 +33,14 @@
 // A calibration that measured OpenBLAS faster for nn-skinny-m and
 // tn-skinny-k and the vectorised kernel for nt-skinny-m (given as
 // --device, or cached as the host's): the forward and the weight gradients
-// call BLAS, the input gradient vectorises.
+// call BLAS (the weight gradients' calls also take the weight, whose SGD
+// update they may run: pipe-fuse-updates), the input gradient vectorises.
 // DEVICE-LABEL:     llvm.func internal @main_stage0_fwd(
 // DEVICE-NOT:         llvm.intr.fmuladd
 // DEVICE-COUNT-2:     llvm.call @pw_sgemm_batched(
 // DEVICE-NOT:         llvm.intr.fmuladd
 // DEVICE-LABEL:     llvm.func internal @main_stage0_bwd(
-// DEVICE-COUNT-2:     llvm.call @pw_sgemm_batched(
+// DEVICE-COUNT-2:     llvm.call @pw_sgemm_batched_update(
 // DEVICE-NOT:         llvm.call @pw_sgemm
 // DEVICE-LABEL:     llvm.func @pw_stage0_backward(
 // DEVICE-SOURCE: "matmul": "auto: vector for 12 of 20 matmul classes, blas for 8; chosen by the calibration of device '{{.*}}Inputs/matmul-kernels-device.json'",

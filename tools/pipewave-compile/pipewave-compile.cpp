@@ -191,6 +191,13 @@ cl::opt<bool> noAccumulate(
              "instead of the GEMMs adding them (beta = 1; "
              "pipe-accumulate-gradients); --target cpu"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> noFuseUpdates(
+    "no-fuse-updates",
+    cl::desc("The optimizer updates every parameter after the backward, "
+             "instead of the product that writes a parameter's gradient "
+             "last running its SGD update (pipe-fuse-updates); --target "
+             "cpu"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string>
     cxx("cxx",
         cl::desc("C++ compiler driver that links (default: c++, else mpicxx, "
@@ -261,6 +268,7 @@ void setPipelineOptions(pipewave::PipeCompileOptions &options) {
   pipewave::compile::setMatmulOptions(options);
   options.workspace = !noWorkspace;
   options.accumulate = !noAccumulate;
+  options.fuseUpdates = !noFuseUpdates;
   if (!pipewave::compile::deviceOption().empty())
     options.device = pipewave::compile::deviceOption();
 }

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Epilogue.h"
+#include "Kernels.h"
 #include "PackedGemm.h"
 
 #include <cblas.h>
@@ -29,30 +30,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-extern "C" {
-void pw_sgemm(float beta, float *aAlloc, float *a, int64_t aOff, int64_t aM,
-              int64_t aK, int64_t aSm, int64_t aSk, float *bAlloc, float *b,
-              int64_t bOff, int64_t bK, int64_t bN, int64_t bSk, int64_t bSn,
-              float *cAlloc, float *c, int64_t cOff, int64_t cM, int64_t cN,
-              int64_t cSm, int64_t cSn);
-void pw_sgemm_bias_clamp(float beta, float *aAlloc, float *a, int64_t aOff,
-                         int64_t aM, int64_t aK, int64_t aSm, int64_t aSk,
-                         float *bAlloc, float *b, int64_t bOff, int64_t bK,
-                         int64_t bN, int64_t bSk, int64_t bSn, float *cAlloc,
-                         float *c, int64_t cOff, int64_t cM, int64_t cN,
-                         int64_t cSm, int64_t cSn, float *biasAlloc,
-                         float *bias, int64_t biasOff, int64_t biasN,
-                         int64_t biasS, float lo, float hi);
-void pw_sgemm_positive_mask(float beta, float *aAlloc, float *a, int64_t aOff,
-                            int64_t aM, int64_t aK, int64_t aSm, int64_t aSk,
-                            float *bAlloc, float *b, int64_t bOff, int64_t bK,
-                            int64_t bN, int64_t bSk, int64_t bSn, float *cAlloc,
-                            float *c, int64_t cOff, int64_t cM, int64_t cN,
-                            int64_t cSm, int64_t cSn, float *yAlloc, float *y,
-                            int64_t yOff, int64_t yM, int64_t yN, int64_t ySm,
-                            int64_t ySn);
-}
 
 namespace {
 
@@ -224,7 +201,8 @@ TEST(Epilogue, PackedKernelAppliesItOnEveryShape) {
     for (bool masked : {false, true}) {
       Operands o = makeOperands(s, stride, rng);
       std::vector<float> y = makeMask(s.m, s.n * stride, rng);
-      pw_epilogue ep = {o.bias.data(), stride, 0.0f, FLT_MAX, nullptr, 0, 0};
+      pw_epilogue ep = {o.bias.data(), stride,  0.0f, FLT_MAX, nullptr, 0, 0,
+                        nullptr,       nullptr, 0};
       if (masked)
         ep = {nullptr, 0, 0.0f, 0.0f, y.data(), s.n * stride, stride};
       std::vector<float> want(s.m * s.n), got(s.m * s.n);

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Kernels.h"
 #include "PackedGemm.h"
 #include "SmallGemm.h"
 
@@ -21,13 +22,6 @@
 #include <cstdint>
 #include <random>
 #include <vector>
-
-extern "C" void pw_sgemm(float beta, float *aAlloc, float *a, int64_t aOff,
-                         int64_t aM, int64_t aK, int64_t aSm, int64_t aSk,
-                         float *bAlloc, float *b, int64_t bOff, int64_t bK,
-                         int64_t bN, int64_t bSk, int64_t bSn, float *cAlloc,
-                         float *c, int64_t cOff, int64_t cM, int64_t cN,
-                         int64_t cSm, int64_t cSn);
 
 namespace {
 

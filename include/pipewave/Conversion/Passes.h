@@ -89,6 +89,14 @@ struct LowerToLLVMOptions
                      "beta = 1; pipe-accumulate-gradients); false: the "
                      "runtime adds every microbatch's gradient itself"),
       llvm::cl::init(true)};
+  Option<bool> fuseUpdates{
+      *this, "fuse-updates",
+      llvm::cl::desc("Let the BLAS call that writes a parameter's gradient "
+                     "last also take the parameter, so that it may run the "
+                     "parameter's SGD update (pipe-fuse-updates); false: "
+                     "the optimizer updates every parameter after the "
+                     "backward"),
+      llvm::cl::init(true)};
 };
 
 /// Appends the front of every stage lowering: pipe-isolate-stages, TOSA to

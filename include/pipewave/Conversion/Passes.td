@@ -194,6 +194,42 @@ def PipeMatmulToBlas : Pass<"pipe-matmul-to-blas", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def PipeFuseUpdates : Pass<"pipe-fuse-updates", "::mlir::ModuleOp"> {
+  let summary = "Lets the product that writes a parameter's gradient last "
+                "also update the parameter";
+  let description = [{
+    Runs after `pipe-matmul-to-blas`, before `pipe-plan-workspace`. In the
+    backward function of a stage (`pipe.bwd`) and its accumulating variant
+    (`pipewave.bwd_acc`), a `pw_sgemm_batched` / `pw_sgemm` call whose
+    result is the whole gradient of a trained parameter (the out-parameter
+    of result `i`, or the accumulator `pipewave.accumulates = i`, where the
+    stage's `pipe.grad_args[i]` is a `pipe.param` argument) becomes
+    `pw_sgemm_batched_update` / `pw_sgemm_update`, which also takes the
+    parameter:
+
+    ```mlir
+    call @pw_sgemm_batched(%beta, %xT, %dy, %dw)
+    // becomes
+    call @pw_sgemm_batched_update(%beta, %xT, %dy, %dw, %w)
+    ```
+
+    When the runtime has armed an SGD update for that gradient and
+    parameter (`pw_fused_update`, `pipewave-runtime/model.h`), the product
+    updates the parameter from the gradient right after computing it;
+    otherwise it is the same product. It may do so only if nothing after
+    it in the function reads the parameter or writes the gradient: a call
+    followed by reads of the parameter (the input gradient's product, which
+    reads it transposed) moves to right after the last of them, when nothing
+    in between writes its operands or touches the gradient. A product in a
+    loop, one with a parameter written in the function, or one followed by
+    another write of the gradient (a parameter used twice) stays a plain
+    product. The copy from an accumulator into its own out-parameter, which
+    `pipe-stage-abi` erases, does not count as a write.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def PipePlanWorkspace : Pass<"pipe-plan-workspace", "::mlir::ModuleOp"> {
   let summary = "Places the temporaries of every stage function in one "
                 "workspace buffer planned at compile time";

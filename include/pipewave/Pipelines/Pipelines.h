@@ -166,6 +166,12 @@ struct PipeCompileOptions : public PipelineScheduleOptions<PipeCompileOptions> {
                      "gradients to their accumulators after a step's first "
                      "microbatch (pipe-accumulate-gradients)"),
       llvm::cl::init(true)};
+  Option<bool> fuseUpdates{
+      *this, "fuse-updates",
+      llvm::cl::desc("target=cpu: the product that writes a parameter's "
+                     "gradient last may run its SGD update "
+                     "(pipe-fuse-updates)"),
+      llvm::cl::init(true)};
   Option<std::string> cudaArch{
       *this, "cuda-arch",
       llvm::cl::desc("target=cuda: the GPU architecture (sm_<NN>)"),

@@ -55,15 +55,16 @@ struct Emitter {
         ctx, {i32, i32, i32, i32, i32, i64, i32, i32, i32}, "struct.pw_action");
     rankTy =
         StructType::create(ctx, {i32, ptr, i32, ptr}, "struct.pw_rank_program");
-    modelTy = StructType::create(ctx,
-                                 {i32, ptr, ptr, i32, i32, i32, i32, // header
-                                  i32, ptr, ptr,                     // inputs
-                                  i32, ptr, ptr,                     // outputs
-                                  ptr, ptr, ptr,                     // tables
-                                  i32,                               // device
-                                  ptr,                               // weights
-                                  ptr}, // input_is_counter
-                                 "struct.pw_model");
+    modelTy =
+        StructType::create(ctx, {i32, ptr, ptr, i32, i32, i32, i32, // header
+                                 i32, ptr, ptr,                     // inputs
+                                 i32, ptr, ptr,                     // outputs
+                                 ptr, ptr, ptr,                     // tables
+                                 i32,                               // device
+                                 ptr,                               // weights
+                                 ptr,  // input_is_counter
+                                 ptr}, // arm_updates
+                           "struct.pw_model");
   }
 
   /// Checks the LLVM layout of `type` against the C struct.
@@ -135,17 +136,26 @@ struct Emitter {
                         OFF(pw_rank_program, actions)},
                        "pw_rank_program", error) &&
            checkLayout(modelTy, sizeof(pw_model),
-                       {OFF(pw_model, abi_version), OFF(pw_model, name),
-                        OFF(pw_model, schedule), OFF(pw_model, num_stages),
+                       {OFF(pw_model, abi_version),
+                        OFF(pw_model, name),
+                        OFF(pw_model, schedule),
+                        OFF(pw_model, num_stages),
                         OFF(pw_model, num_microbatches),
-                        OFF(pw_model, num_ranks), OFF(pw_model, forward_only),
-                        OFF(pw_model, num_inputs), OFF(pw_model, inputs),
+                        OFF(pw_model, num_ranks),
+                        OFF(pw_model, forward_only),
+                        OFF(pw_model, num_inputs),
+                        OFF(pw_model, inputs),
                         OFF(pw_model, input_is_param),
-                        OFF(pw_model, num_outputs), OFF(pw_model, outputs),
-                        OFF(pw_model, output_combine), OFF(pw_model, stages),
-                        OFF(pw_model, ranks), OFF(pw_model, group_ranks),
-                        OFF(pw_model, device), OFF(pw_model, weights_file),
-                        OFF(pw_model, input_is_counter)},
+                        OFF(pw_model, num_outputs),
+                        OFF(pw_model, outputs),
+                        OFF(pw_model, output_combine),
+                        OFF(pw_model, stages),
+                        OFF(pw_model, ranks),
+                        OFF(pw_model, group_ranks),
+                        OFF(pw_model, device),
+                        OFF(pw_model, weights_file),
+                        OFF(pw_model, input_is_counter),
+                        OFF(pw_model, arm_updates)},
                        "pw_model", error);
 #undef OFF
   }
@@ -276,21 +286,43 @@ struct Emitter {
     }
 
     return ConstantStruct::get(
-        modelTy,
-        {c32(PW_MODEL_ABI_VERSION), string(desc.name), string(desc.schedule),
-         c32(desc.stages.size()), c32(desc.numMicrobatches),
-         c32(desc.program.ranks.size()), c32(desc.program.forwardOnly ? 1 : 0),
-         c32(desc.inputs.size()), tensors(desc.inputs, "inputs"),
-         array32(desc.inputIsParam, "input_is_param"), c32(desc.outputs.size()),
-         tensors(desc.outputs, "outputs"),
-         array32(desc.outputCombine, "output_combine"),
-         array(stageTy, stages, "stages"), array(rankTy, ranks, "ranks"),
-         array32(groupPool, "group_ranks"), c32(desc.device),
-         desc.weightsFile.empty() ? ConstantPointerNull::get(ptr)
-                                  : string(desc.weightsFile),
-         desc.inputIsCounter.empty()
-             ? ConstantPointerNull::get(ptr)
-             : array32(desc.inputIsCounter, "input_is_counter")});
+        modelTy, {c32(PW_MODEL_ABI_VERSION),
+                  string(desc.name),
+                  string(desc.schedule),
+                  c32(desc.stages.size()),
+                  c32(desc.numMicrobatches),
+                  c32(desc.program.ranks.size()),
+                  c32(desc.program.forwardOnly ? 1 : 0),
+                  c32(desc.inputs.size()),
+                  tensors(desc.inputs, "inputs"),
+                  array32(desc.inputIsParam, "input_is_param"),
+                  c32(desc.outputs.size()),
+                  tensors(desc.outputs, "outputs"),
+                  array32(desc.outputCombine, "output_combine"),
+                  array(stageTy, stages, "stages"),
+                  array(rankTy, ranks, "ranks"),
+                  array32(groupPool, "group_ranks"),
+                  c32(desc.device),
+                  desc.weightsFile.empty() ? ConstantPointerNull::get(ptr)
+                                           : string(desc.weightsFile),
+                  desc.inputIsCounter.empty()
+                      ? ConstantPointerNull::get(ptr)
+                      : array32(desc.inputIsCounter, "input_is_counter"),
+                  armUpdates()});
+  }
+
+  /// The kernel library's pw_arm_updates when the stage code calls a
+  /// product that may update its parameter (pipe-fuse-updates), else null.
+  Constant *armUpdates() {
+    if (!module.getFunction("pw_sgemm_update") &&
+        !module.getFunction("pw_sgemm_batched_update"))
+      return ConstantPointerNull::get(ptr);
+    return cast<Constant>(
+        module
+            .getOrInsertFunction(
+                "pw_arm_updates",
+                FunctionType::get(Type::getVoidTy(ctx), {ptr, i32}, false))
+            .getCallee());
   }
 };
 

@@ -17,14 +17,18 @@
  *
  *   C(i, j) = Y(i, j) > 0 ? A * B (i, j) : +0
  *
- * (arith.cmpf ogt and arith.select: a NaN in Y gives +0). The packed kernel
- * applies it to each tile right after storing it (PackedGemm.c); the other
- * paths with pw_epilogue_apply afterwards.
+ * (arith.cmpf ogt and arith.select: a NaN in Y gives +0). Or, on a
+ * parameter's gradient, the parameter's armed SGD update (FusedUpdate.h),
+ * which leaves C as it is. The packed kernel applies a bias, clamp or mask
+ * to each tile right after storing it (PackedGemm.c); the other paths, and
+ * every update, go through pw_epilogue_apply afterwards.
  *
  *===----------------------------------------------------------------------===*/
 
 #ifndef PIPEWAVE_TARGET_CPU_EPILOGUE_H
 #define PIPEWAVE_TARGET_CPU_EPILOGUE_H
+
+#include "FusedUpdate.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -33,14 +37,19 @@
 extern "C" {
 #endif
 
-/* With a mask, Y(i, j) = mask[i * maskRs + j * maskCs]; else the bias of
- * column j is bias[j * biasStride], and lo and hi are not NaN. */
+/* With an update, C(i, j) updates param[i * paramRs + j] (C has a unit
+ * column stride); with a mask, Y(i, j) = mask[i * maskRs + j * maskCs];
+ * else the bias of column j is bias[j * biasStride], and lo and hi are not
+ * NaN. */
 typedef struct pw_epilogue {
   const float *bias;
   int64_t biasStride;
   float lo, hi;
   const float *mask;
   int64_t maskRs, maskCs;
+  pw_fused_update *update;
+  float *param;
+  int64_t paramRs;
 } pw_epilogue;
 
 static inline uint32_t pw_float_bits(float x) {
@@ -83,9 +92,14 @@ static inline float pw_epilogue_at(const pw_epilogue *ep, float x, int64_t i,
                      ep->lo);
 }
 
-/* The epilogue over an m x n matrix, C(i, j) = c[i * rs + j * cs]. */
+/* The epilogue over an m x n matrix, C(i, j) = c[i * rs + j * cs] (cs 1
+ * with an update). */
 static inline void pw_epilogue_apply(const pw_epilogue *ep, float *c, int64_t m,
                                      int64_t n, int64_t rs, int64_t cs) {
+  if (ep->update) {
+    pw_update_rows(ep->update, c, rs, ep->param, ep->paramRs, m, n);
+    return;
+  }
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
       c[i * rs + j * cs] = pw_epilogue_at(ep, c[i * rs + j * cs], i, j);

@@ -19,6 +19,9 @@
  * kernel for them where it is the faster one (SmallGemm.c), and larger ones
  * to its packed kernel (PackedGemm.c).
  *
+ * The _update forms also take the parameter whose gradient C is, and run
+ * its SGD update when the runtime armed it (FusedUpdate.h).
+ *
  * The _bias_clamp forms take the element-wise op after the product that
  * pipe-matmul-to-blas folded into the call (a bias, then clamps: Epilogue.h):
  * the packed kernel applies it as it stores C, the other paths right after
@@ -26,6 +29,8 @@
  *
  *===----------------------------------------------------------------------===*/
 
+#include "Kernels.h"
+#include "FusedUpdate.h"
 #include "PackedGemm.h"
 #include "SmallGemm.h"
 
@@ -69,17 +74,24 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c,
       blas_layout(c, &tc, &ldc) && tc == CblasNoTrans && m < INT32_MAX &&
       n < INT32_MAX && k < INT32_MAX) {
     int threads = openblas_get_num_threads();
-    /* The packed kernel applies the epilogue itself. */
+    /* The packed kernel applies a bias, clamp or mask to each tile as it
+     * stores it. An update goes over the whole product after it: in the
+     * tiles, its traffic slowed the product by about what it saved
+     * (docs/bench.md). */
+    const pw_epilogue *inTiles = ep && !ep->update ? ep : NULL;
     if (!pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
                        tb == CblasTrans, ldb, beta, c->data, ldc, threads)) {
-      if (pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
-                         tb == CblasTrans, ldb, beta, ep, c->data, ldc,
-                         threads))
+      int packed = pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda,
+                                  b->data, tb == CblasTrans, ldb, beta, inTiles,
+                                  c->data, ldc, threads);
+      if (packed && inTiles == ep)
         return;
-      cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
-                  (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
+      if (!packed)
+        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f,
+                    a->data, (int)lda, b->data, (int)ldb, beta, c->data,
+                    (int)ldc);
     }
-    if (ep && !pw_epilogue_apply_avx512(ep, c->data, m, n, ldc))
+    if (ep && (ep->update || !pw_epilogue_apply_avx512(ep, c->data, m, n, ldc)))
       pw_epilogue_apply(ep, c->data, m, n, ldc, 1);
     return;
   }
@@ -152,7 +164,7 @@ void pw_sgemm_bias_clamp(float beta, float *a_alloc, float *a, int64_t a_off,
                          int64_t bias_n, int64_t bias_s, float lo, float hi) {
   (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)bias_alloc, (void)b_k;
   (void)bias_n;
-  pw_epilogue ep = {bias + bias_off, bias_s, lo, hi, NULL, 0, 0};
+  pw_epilogue ep = {bias + bias_off, bias_s, lo, hi, NULL, 0, 0, NULL, NULL, 0};
   gemm2d(beta, a + a_off, a_m, a_k, a_sm, a_sk, b + b_off, b_n, b_sk, b_sn,
          c + c_off, c_m, c_n, c_sm, c_sn, &ep);
 }
@@ -167,7 +179,7 @@ void pw_sgemm_batched_bias_clamp(
     int64_t bias_off, int64_t bias_n, int64_t bias_s, float lo, float hi) {
   (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)bias_alloc, (void)b_k;
   (void)bias_n;
-  pw_epilogue ep = {bias + bias_off, bias_s, lo, hi, NULL, 0, 0};
+  pw_epilogue ep = {bias + bias_off, bias_s, lo, hi, NULL, 0, 0, NULL, NULL, 0};
   gemm3d(beta, a + a_off, a_b, a_m, a_k, a_sb, a_sm, a_sk, b + b_off, b_b, b_n,
          b_sb, b_sk, b_sn, c + c_off, c_b, c_m, c_n, c_sb, c_sm, c_sn, &ep);
 }
@@ -183,7 +195,7 @@ void pw_sgemm_positive_mask(float beta, float *a_alloc, float *a, int64_t a_off,
                             int64_t y_sm, int64_t y_sn) {
   (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)y_alloc, (void)b_k;
   (void)y_m, (void)y_n;
-  pw_epilogue ep = {NULL, 0, 0.0f, 0.0f, y + y_off, y_sm, y_sn};
+  pw_epilogue ep = {NULL, 0, 0.0f, 0.0f, y + y_off, y_sm, y_sn, NULL, NULL, 0};
   gemm2d(beta, a + a_off, a_m, a_k, a_sm, a_sk, b + b_off, b_n, b_sk, b_sn,
          c + c_off, c_m, c_n, c_sm, c_sn, &ep);
 }
@@ -200,9 +212,71 @@ void pw_sgemm_batched_positive_mask(
     int64_t y_off, int64_t y_m, int64_t y_n, int64_t y_sm, int64_t y_sn) {
   (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)y_alloc, (void)b_k;
   (void)y_m, (void)y_n;
-  pw_epilogue ep = {NULL, 0, 0.0f, 0.0f, y + y_off, y_sm, y_sn};
+  pw_epilogue ep = {NULL, 0, 0.0f, 0.0f, y + y_off, y_sm, y_sn, NULL, NULL, 0};
   gemm3d(beta, a + a_off, a_b, a_m, a_k, a_sb, a_sm, a_sk, b + b_off, b_b, b_n,
          b_sb, b_sk, b_sn, c + c_off, c_b, c_m, c_n, c_sb, c_sm, c_sn, &ep);
+}
+
+/* The _update forms (FusedUpdate.h): C is the whole gradient of the
+ * parameter P, of the same shape. With an update armed for both, every
+ * batch's product updates its part of P as its epilogue. */
+static pw_fused_update *armed_update(const float *c, int64_t c_b, int64_t c_m,
+                                     int64_t c_n, int64_t c_sb, int64_t c_sm,
+                                     int64_t c_sn, const float *p, int64_t p_b,
+                                     int64_t p_m, int64_t p_n, int64_t p_sb,
+                                     int64_t p_sm, int64_t p_sn) {
+  /* Both dense and row-major, of the same shape. */
+  int dense = c_sn == 1 && c_sm == c_n && (c_b == 1 || c_sb == c_m * c_n);
+  if (!dense || p_b != c_b || p_m != c_m || p_n != c_n || p_sn != 1 ||
+      p_sm != c_sm || (c_b > 1 && p_sb != c_sb))
+    return NULL;
+  return pw_armed_update(c, p, c_b * c_m * c_n);
+}
+
+void pw_sgemm_update(float beta, float *a_alloc, float *a, int64_t a_off,
+                     int64_t a_m, int64_t a_k, int64_t a_sm, int64_t a_sk,
+                     float *b_alloc, float *b, int64_t b_off, int64_t b_k,
+                     int64_t b_n, int64_t b_sk, int64_t b_sn, float *c_alloc,
+                     float *c, int64_t c_off, int64_t c_m, int64_t c_n,
+                     int64_t c_sm, int64_t c_sn, float *p_alloc, float *p,
+                     int64_t p_off, int64_t p_m, int64_t p_n, int64_t p_sm,
+                     int64_t p_sn) {
+  (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)p_alloc, (void)b_k;
+  pw_fused_update *u = armed_update(c + c_off, 1, c_m, c_n, 0, c_sm, c_sn,
+                                    p + p_off, 1, p_m, p_n, 0, p_sm, p_sn);
+  pw_epilogue ep = {NULL, 0, 0.0f, 0.0f, NULL, 0, 0, u, p + p_off, p_sm};
+  gemm2d(beta, a + a_off, a_m, a_k, a_sm, a_sk, b + b_off, b_n, b_sk, b_sn,
+         c + c_off, c_m, c_n, c_sm, c_sn, u ? &ep : NULL);
+  if (u)
+    u->done = 1;
+}
+
+void pw_sgemm_batched_update(
+    float beta, float *a_alloc, float *a, int64_t a_off, int64_t a_b,
+    int64_t a_m, int64_t a_k, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+    float *b_alloc, float *b, int64_t b_off, int64_t b_b, int64_t b_k,
+    int64_t b_n, int64_t b_sb, int64_t b_sk, int64_t b_sn, float *c_alloc,
+    float *c, int64_t c_off, int64_t c_b, int64_t c_m, int64_t c_n,
+    int64_t c_sb, int64_t c_sm, int64_t c_sn, float *p_alloc, float *p,
+    int64_t p_off, int64_t p_b, int64_t p_m, int64_t p_n, int64_t p_sb,
+    int64_t p_sm, int64_t p_sn) {
+  (void)a_alloc, (void)b_alloc, (void)c_alloc, (void)p_alloc, (void)b_k;
+  pw_fused_update *u = armed_update(c + c_off, c_b, c_m, c_n, c_sb, c_sm, c_sn,
+                                    p + p_off, p_b, p_m, p_n, p_sb, p_sm, p_sn);
+  if (!u) {
+    gemm3d(beta, a + a_off, a_b, a_m, a_k, a_sb, a_sm, a_sk, b + b_off, b_b,
+           b_n, b_sb, b_sk, b_sn, c + c_off, c_b, c_m, c_n, c_sb, c_sm, c_sn,
+           NULL);
+    return;
+  }
+  for (int64_t i = 0; i < c_b; ++i) {
+    pw_epilogue ep = {NULL, 0, 0.0f, 0.0f, NULL, 0, 0, u, p + p_off + i * p_sb,
+                      p_sm};
+    gemm2d(beta, a + a_off + (a_b == 1 ? 0 : i * a_sb), a_m, a_k, a_sm, a_sk,
+           b + b_off + (b_b == 1 ? 0 : i * b_sb), b_n, b_sk, b_sn,
+           c + c_off + i * c_sb, c_m, c_n, c_sm, c_sn, &ep);
+  }
+  u->done = 1;
 }
 
 /* For the runtime's --print-memory report (a weak reference there: a

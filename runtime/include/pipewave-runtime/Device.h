@@ -138,6 +138,11 @@ public:
   /// as it runs, whether every gradient it read was finite (the host, whose
   /// update pass reads them anyway). The default: no.
   virtual bool checksInUpdate() const { return false; }
+  /// Whether call() runs the stage function on the calling thread before it
+  /// returns (the host): its kernels may then read what the executor sets
+  /// for the thread around the call (model.h's arm_updates). The default:
+  /// no.
+  virtual bool callsInline() const { return false; }
   /// optimizerUpdate(), returning whether all `count` gradients were finite
   /// (the host waits); only on a device whose checksInUpdate().
   virtual bool

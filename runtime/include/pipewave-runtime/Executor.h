@@ -90,6 +90,11 @@ struct TrainedParameter {
   /// (Device::checksInUpdate()), and whether it was finite.
   int checkedStep = 0;
   bool gradFinite = true;
+  /// Whether a weight-gradient product may run the parameter's SGD update
+  /// (model.h's pw_fused_update; planFusedUpdates()), and the step whose
+  /// update it ran.
+  bool fusable = false;
+  int fusedStep = 0;
 };
 
 class Executor {
@@ -152,6 +157,10 @@ public:
   /// waits on the host inside the step (sends, receives and all-reduces go
   /// through the backend); steps then run as before.
   bool useGraphs(std::string &why);
+
+  /// How many trained parameters' updates the last step ran in the
+  /// products of their gradients (ExecutorFused.cpp).
+  size_t fusedUpdatesLastStep() const;
 
   /// Whether useGraphs() accepted.
   bool usesGraphs() const { return graphs; }
@@ -313,6 +322,25 @@ private:
   std::string finding;
   /// This step's updates check the gradients they read (setNonfinitePolicy).
   bool checkInUpdates = false;
+  /// Per stage, the B or W action whose products may run the SGD updates
+  /// of its fusable parameters (-1: none), planned once
+  /// (ExecutorFused.cpp); whether this step's updates may run there, and
+  /// the updates armed for the action running now.
+  std::vector<int> fuseAt;
+  bool fuseThisStep = false;
+  std::vector<pw_fused_update> fusedUpdates;
+  void planFusedUpdates();
+  /// Arms the updates of action `index`'s stage when they run in it; the
+  /// returned guard disarms them and records which ran.
+  struct FusedScope {
+    Executor *executor = nullptr;
+    FusedScope() = default;
+    FusedScope(const FusedScope &) = delete;
+    FusedScope &operator=(const FusedScope &) = delete;
+    ~FusedScope();
+  };
+  void armFusedUpdates(int index, FusedScope &scope);
+  void finishFusedUpdates();
   /// Whether `parameter`'s gradient of this step is known finite or not
   /// from its update.
   bool checkedInUpdate(const TrainedParameter &parameter) const {

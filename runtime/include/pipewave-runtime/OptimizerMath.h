@@ -20,6 +20,8 @@
 #ifndef PIPEWAVE_RUNTIME_OPTIMIZERMATH_H
 #define PIPEWAVE_RUNTIME_OPTIMIZERMATH_H
 
+#include "pipewave-runtime/model.h"
+
 #include <math.h>
 #include <stdint.h>
 
@@ -64,6 +66,18 @@ struct AdamScalars {
 /// The scalars of update number `step` (>= 1) of `config` (host only).
 SgdScalars sgdScalars(const OptimizerConfig &config, int64_t step);
 AdamScalars adamScalars(const OptimizerConfig &config, int64_t step);
+
+/// `s` in the fields of an update a weight-gradient product runs
+/// (model.h's pw_fused_update; its kernel repeats sgdElement below).
+inline void setFusedSgd(pw_fused_update &u, const SgdScalars &s) {
+  u.weight_decay = s.wd;
+  u.momentum = s.mu;
+  u.keep = s.keep;
+  u.neg_lr = s.negLr;
+  u.decay = s.decay;
+  u.nesterov = s.nesterov;
+  u.first = s.first;
+}
 
 /// One SGD element: returns the new parameter; `buf` (the momentum buffer
 /// element, used when s.momentum) is updated in place.

@@ -67,7 +67,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 7
+#define PW_MODEL_ABI_VERSION 8
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -237,6 +237,38 @@ typedef struct pw_rank_program {
   const pw_action *actions; /* in execution order */
 } pw_rank_program;
 
+/* A parameter's SGD update that the product writing its whole gradient
+ * runs itself right after computing the gradient, instead of a pass of the
+ * optimizer over both arrays after the backward. pipe-fuse-updates
+ * marks the products that may (the last writer of a parameter's gradient,
+ * after every read of the parameter in its backward function); the
+ * runtime decides per step which parameters do (plain SGD steps, see
+ * runtime/lib/ExecutorFused.cpp), hands them to arm_updates right before
+ * the backward function's call and none right after it. The product whose
+ * result is `grad` (count floats) and whose parameter is `param` updates
+ * every element with OptimizerMath.h's sgdElement, the same operations in
+ * the same order, and sets `done`; `nonfinite` when a gradient value it
+ * read was infinite or NaN. */
+typedef struct pw_fused_update {
+  float *grad;
+  float *param;
+  float *momentum_buffer; /* NULL: no momentum */
+  int64_t count;
+  float weight_decay; /* SgdScalars: wd, mu, keep, negLr */
+  float momentum;
+  float keep;
+  float neg_lr;
+  int32_t decay; /* weight decay != 0 */
+  int32_t nesterov;
+  int32_t first;     /* the momentum buffer starts as the gradient */
+  int32_t done;      /* set by the product */
+  int32_t nonfinite; /* set by the product */
+} pw_fused_update;
+
+/* Makes `updates` (count entries; NULL, 0: none) the updates the calling
+ * thread's products may run. */
+typedef void (*pw_arm_updates_fn)(pw_fused_update *updates, int32_t count);
+
 typedef struct pw_model {
   int32_t abi_version;  /* PW_MODEL_ABI_VERSION */
   const char *name;     /* model file name, for messages */
@@ -268,6 +300,8 @@ typedef struct pw_model {
                                       the data input the runtime fills every
                                       step with the step counter (see
                                       below), 0 the others */
+  pw_arm_updates_fn arm_updates;   /* NULL: no product of the stage code
+                                      updates a parameter */
 } pw_model;
 
 /* Provided by the compiled model. */
