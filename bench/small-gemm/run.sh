@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root="$here/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -O2 -I"$root/lib/Target/CPU" -I/usr/include/openblas \
+cc -O2 -I"$root/lib/Target/CPU" -I"$root/runtime/include" -I/usr/include/openblas \
   "$here/bench_small_gemm.c" "$build/lib/libpipewave_cpu_kernels.a" \
   -lopenblas -o "$work/bench_small_gemm"
 export OPENBLAS_NUM_THREADS=1

@@ -16,7 +16,11 @@
 // -n, N is what `BINARY --print-ranks` says. Started
 // inside an MPI job already (mpirun, srun: Open MPI/PMI/PMIx variables set),
 // it execs BINARY directly and joins that job. The mpirun used is --mpirun,
-// else $PIPEWAVE_MPIRUN, else `mpirun` on PATH (Open MPI flags).
+// else $PIPEWAVE_MPIRUN, else `mpirun` on PATH (Open MPI flags). A launch
+// on this machine alone gives mpirun a session directory base of its own
+// (OMPI_MCA_orte_tmpdir_base under $TMPDIR, removed afterwards; see
+// ownSessionBase()), so that jobs started side by side do not race on a
+// shared one.
 //
 // --loopback (or PW_BACKEND=loopback in the environment) runs every rank in
 // one process instead, a thread per rank, without MPI: it execs BINARY
@@ -47,6 +51,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <filesystem>
 #include <fstream>
 #include <sched.h>
 #include <set>
@@ -393,6 +398,28 @@ int supervise(std::vector<char *> &args) {
   }
 }
 
+/// Open MPI 4's mpirun keeps its session directory in
+/// <tmpdir>/ompi.<host>.<uid> (orte_tmpdir_base), which every job of the user
+/// on the machine shares: when one job ends and removes it as another creates
+/// its own entry in it, the other fails to start ("A call to mkdir was unable
+/// to create the desired directory", open-mpi/ompi#8510). A local launch
+/// therefore gets a base of its own under $TMPDIR (removed after mpirun exits),
+/// unless the user set one. Returns it, or "" when none was made.
+std::string ownSessionBase(const std::vector<std::string> &mpiArgs) {
+  if (std::getenv("OMPI_MCA_orte_tmpdir_base"))
+    return "";
+  for (const std::string &arg : mpiArgs)
+    if (arg.find("tmpdir_base") != std::string::npos)
+      return "";
+  const char *tmp = std::getenv("TMPDIR");
+  std::string path =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/pipewave-run.XXXXXX";
+  if (!mkdtemp(path.data()))
+    return ""; // Open MPI's own place then, as before
+  setenv("OMPI_MCA_orte_tmpdir_base", path.c_str(), 1);
+  return path;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -505,8 +532,17 @@ int main(int argc, char **argv) {
   for (std::string &arg : command)
     args.push_back(arg.data());
   args.push_back(nullptr);
-  if (!joinJob)
-    return supervise(args);
+  if (!joinJob) {
+    std::string sessionBase;
+    if (hosts.empty() && hostfile.empty())
+      sessionBase = ownSessionBase(mpiArgs);
+    int status = supervise(args);
+    if (!sessionBase.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(sessionBase, ignored);
+    }
+    return status;
+  }
   execvp(args[0], args.data());
   std::fprintf(stderr, "pipewave-run: cannot run '%s': %s\n", args[0],
                std::strerror(errno));
