@@ -28,12 +28,12 @@ static std::vector<std::array<int64_t, 3>> classShapes(MatmulLayout layout,
 }
 
 std::optional<std::vector<sim::MatmulKernelPoint>>
-measureMatmulKernels(Runner &runner, bool quick, std::string &error) {
+measureMatmulKernels(Runner &runner, bool quick, int rounds,
+                     std::string &error) {
   std::vector<MatmulShape> shapes = {MatmulShape::Small};
   if (!quick)
     shapes.insert(shapes.end(), {MatmulShape::SkinnyM, MatmulShape::SkinnyN,
                                  MatmulShape::SkinnyK, MatmulShape::Square});
-  int rounds = quick ? 1 : 2;
   std::vector<sim::MatmulKernelPoint> points;
   for (MatmulLayout layout :
        {MatmulLayout::NN, MatmulLayout::TN, MatmulLayout::NT})
@@ -56,9 +56,16 @@ measureMatmulKernels(Runner &runner, bool quick, std::string &error) {
         if (!timed.empty())
           label += "-" + std::to_string(mnk[0]) + "x" + std::to_string(mnk[2]) +
                    "x" + std::to_string(mnk[1]);
-        for (int round = 0; round < rounds; ++round)
+        // A busy moment of a shared machine then falls on one kernel in
+        // one round only (once, both rounds timing OpenBLAS's path in such
+        // moments gave tn-square to the slower kernel: docs/bench.md).
+        for (int round = 0; round < std::max(rounds, 1); ++round)
           for (MatmulKernel kernel :
-               {MatmulKernel::Vector, MatmulKernel::Blas}) {
+               round % 2 == 0
+                   ? std::array<MatmulKernel, 2>{MatmulKernel::Vector,
+                                                 MatmulKernel::Blas}
+                   : std::array<MatmulKernel, 2>{MatmulKernel::Blas,
+                                                 MatmulKernel::Vector}) {
             model.compileFlags = std::string(" --matmul=") + stringify(kernel);
             std::optional<Timing> timing =
                 runner.time(model, label + "-" + stringify(kernel), error);

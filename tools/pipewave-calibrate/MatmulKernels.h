@@ -30,11 +30,13 @@
 
 namespace pipewave::calibrate {
 
-/// Times both kernels for every measured class (twice each, alternating;
-/// `quick`: once, small shapes only); nullopt with `error` set when a
-/// command fails.
+/// Times both kernels for every measured class, `rounds` times each (the
+/// calibration's passes), which kernel goes first alternating from round
+/// to round, and keeps each one's fastest (`quick`: small shapes only);
+/// nullopt with `error` set when a command fails.
 std::optional<std::vector<sim::MatmulKernelPoint>>
-measureMatmulKernels(Runner &runner, bool quick, std::string &error);
+measureMatmulKernels(Runner &runner, bool quick, int rounds,
+                     std::string &error);
 
 /// The --matmul-choice value of `points` (one rule per class, in order).
 std::string matmulChoiceFlag(const std::vector<sim::MatmulKernelPoint> &points);

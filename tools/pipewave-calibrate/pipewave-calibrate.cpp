@@ -15,8 +15,10 @@
 // ranks, and writes them as a device file in the format of
 // data/devices/*.json with a "calibration" object
 // (pipewave/Simulator/Calibration.h says how the cost model uses it).
-// Everything after matmulKernels runs in --passes passes (Compute.h), each
-// figure the median over them:
+// matmulKernels times each class's kernels --passes times (at least twice),
+// alternating which goes first, and keeps the fastest of each. Everything
+// after it runs in --passes passes (Compute.h), each figure the median over
+// them:
 //
 //   actionSeconds,             a one-op model's F, plus the median time
 //                              between an action's slice and the next in
@@ -138,7 +140,9 @@ CPU target generates, and writes a device file for --device.
                    median over the passes (default 3; --quick: 1), so that
                    a slow spell of a shared machine moves few figures; it
                    prints how fast each pass ran and warns when they ran
-                   more than 1.25x apart
+                   more than 1.25x apart; the matmul kernel choice keeps
+                   each kernel's fastest of N (at least 2) timings, which
+                   kernel goes first alternating
   --quick          fewer shapes and steps (a smoke test, not a calibration)
   --no-comm        skip the two-rank measurements (links of the cpu file)
   --bin-dir DIR    where pipewave-compile and pipewave-run are (default:
@@ -348,7 +352,8 @@ int main(int argc, char **argv) {
   if (!gpu) {
     std::string error;
     std::optional<std::vector<sim::MatmulKernelPoint>> kernels =
-        measureMatmulKernels(runner, quick, error);
+        measureMatmulKernels(runner, quick, quick ? 1 : std::max(passes, 2),
+                             error);
     if (!kernels)
       die(error);
     c.matmulKernels = *kernels;
