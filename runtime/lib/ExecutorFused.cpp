@@ -12,14 +12,16 @@
 // the same order.
 //
 // An update may run there when nothing after it needs the parameter's old
-// value or changes its gradient: SGD (Adam's update stays a pass of its
-// own); a device that runs the stage code on this thread (the host); no
-// data-parallel all-reduce of the stage's gradients and no tied all-reduce
-// of the parameter; one gradient target for the parameter on this rank; an
-// optimizer action for the stage after the action, and no forward of the
-// stage after it. Per step, also only without a check of the gradients
-// before the updates (--on-nonfinite skip, graphs): under stop the products
-// report whether the gradients they read were finite, as the host's
+// value or changes its gradient, and when it delays nothing: SGD (Adam's
+// update stays a pass of its own); a device that runs the stage code on
+// this thread (the host); no data-parallel all-reduce of the stage's
+// gradients and no tied all-reduce of the parameter; one gradient target
+// for the parameter on this rank; and the action the rank's last but its
+// optimizer actions (a backward whose input gradient another rank waits
+// for sends it before the optimizer runs; the update in the action would
+// make that rank wait for it). Per step, also only without a check of the
+// gradients before the updates (--on-nonfinite skip, graphs): under stop the
+// products report whether the gradients they read were finite, as the host's
 // optimizer does, and the ranks agree after the updates.
 //
 //===----------------------------------------------------------------------===//
@@ -70,9 +72,25 @@ void Executor::planFusedUpdates() {
         i > fuseAt[action.stage])
       blocked[action.stage] = 1;
   }
-  for (int s = 0; s < model.num_stages; ++s)
+  // The update runs inside the action, before what follows it: only where
+  // nothing but the updates would (the rank's last compute, then optimizer
+  // actions). After a stage's backward that sends an input gradient, it
+  // would hold the message back and the receiving rank with it.
+  for (int s = 0; s < model.num_stages; ++s) {
+    if (fuseAt[s] < 0)
+      continue;
+    for (int i = fuseAt[s] + 1; i < program.num_actions; ++i) {
+      const pw_action &action = program.actions[i];
+      bool updatesOnly = action.kind == PW_ACT_OPTIMIZER ||
+                         ((action.kind == PW_ACT_ALLREDUCE ||
+                           action.kind == PW_ACT_TIED_ALLREDUCE) &&
+                          action.group_size <= 1);
+      if (!updatesOnly)
+        blocked[s] = 1;
+    }
     if (blocked[s] || optimizerAt[s] < fuseAt[s])
       fuseAt[s] = -1;
+  }
   std::vector<int> targets(trained.size(), 0);
   for (const StageState &st : stages)
     for (const GradTarget &target : st.targets)
