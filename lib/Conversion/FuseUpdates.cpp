@@ -13,6 +13,8 @@
 
 #include "pipewave/Conversion/Passes.h"
 
+#include "MatmulUtils.h"
+
 #include "pipewave/Dialect/Pipe/Utils/StageFunctions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -38,20 +40,6 @@ namespace {
 /// out-parameters.
 constexpr StringLiteral kResultAttr = "bufferize.result";
 
-/// The buffer `value` is a view of (through casts, reshapes, subviews,
-/// transposes).
-Value bufferRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      value = view.getViewSource();
-    else if (auto transpose = dyn_cast<memref::TransposeOp>(def))
-      value = transpose.getIn();
-    else
-      break;
-  }
-  return value;
-}
-
 /// The kernels' product calls (Kernels.c): operand 0 is beta, operand 3
 /// the result; the _update forms also write operand 4, the parameter.
 bool isProductCall(func::CallOp call) {
@@ -59,7 +47,9 @@ bool isProductCall(func::CallOp call) {
 }
 
 /// What `op` (with the ops nested in it) may read and write, as buffer
-/// roots; `unknown` when it may touch any buffer.
+/// roots; `unknown` when it may touch any buffer. Unlike mayWriteBuffer
+/// (MatmulUtils.h), it knows which operands the kernels' calls write, so
+/// that a product may move past another, and it records reads too.
 struct Access {
   llvm::SmallPtrSet<Value, 4> reads, writes;
   bool unknown = false;
@@ -89,7 +79,7 @@ void addAccess(Operation *op, Access &access) {
       if (!isa<BaseMemRefType>(operand.getType()))
         continue;
       bool written = i == 3 || (update && i == 4);
-      (written ? access.writes : access.reads).insert(bufferRoot(operand));
+      (written ? access.writes : access.reads).insert(rootBuffer(operand));
     }
     return;
   }
@@ -110,9 +100,9 @@ void addAccess(Operation *op, Access &access) {
         continue;
       }
       if (isa<MemoryEffects::Read>(effect.getEffect()))
-        access.reads.insert(bufferRoot(value));
+        access.reads.insert(rootBuffer(value));
       else if (!isa<MemoryEffects::Allocate>(effect.getEffect()))
-        access.writes.insert(bufferRoot(value));
+        access.writes.insert(rootBuffer(value));
     }
   }
   for (Region &region : op->getRegions())
@@ -211,7 +201,7 @@ struct PipeFuseUpdatesPass
           call.getNumOperands() == 4)
         products.push_back(call);
     for (func::CallOp call : products) {
-      auto it = byBuffer.find(bufferRoot(call.getOperand(3)));
+      auto it = byBuffer.find(rootBuffer(call.getOperand(3)));
       if (it == byBuffer.end() ||
           !memref::CastOp::areCastCompatible(it->second->param.getType(),
                                              call.getOperand(3).getType()))
@@ -225,8 +215,8 @@ struct PipeFuseUpdatesPass
   /// (the same buffer at run time; pipe-stage-abi erases it).
   static bool isOwnCopy(Operation *op, const Gradient &gradient) {
     auto copy = dyn_cast<memref::CopyOp>(op);
-    return copy && gradient.buffers.contains(bufferRoot(copy.getSource())) &&
-           gradient.buffers.contains(bufferRoot(copy.getTarget()));
+    return copy && gradient.buffers.contains(rootBuffer(copy.getSource())) &&
+           gradient.buffers.contains(rootBuffer(copy.getTarget()));
   }
 
   /// The op after which `call` may update the parameter (the call itself
@@ -255,7 +245,7 @@ struct PipeFuseUpdatesPass
     // reads or touch the gradient.
     llvm::SmallPtrSet<Value, 4> inputs;
     for (unsigned i = 1; i < 3; ++i)
-      inputs.insert(bufferRoot(call.getOperand(i)));
+      inputs.insert(rootBuffer(call.getOperand(i)));
     for (Operation *op = call->getNextNode(); op; op = op->getNextNode()) {
       Access access = accessOf(op);
       if (access.writesAny(inputs) || access.touches(gradient.buffers))

@@ -31,8 +31,14 @@ linalg::FillOp pipewave::findZeroFill(Operation *matmul, Value out) {
 }
 
 Value pipewave::rootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      v = view.getViewSource();
+    else if (auto transpose = dyn_cast<memref::TransposeOp>(def))
+      v = transpose.getIn();
+    else
+      break;
+  }
   return v;
 }
 

@@ -44,8 +44,9 @@ mlir::linalg::FillOp findZeroFill(mlir::Operation *matmul, mlir::Value out);
 /// dealloc are erased. Returns whether it folded.
 bool foldOperandTranspose(mlir::Operation *matmul, mlir::OpOperand &operand);
 
-/// The buffer `v` is a view of: through view-like ops to an allocation or a
-/// block argument.
+/// The buffer `v` is a view of: through view-like ops and memref.transpose
+/// (the transposed operands foldOperandTranspose makes) to an allocation or
+/// a block argument.
 mlir::Value rootBuffer(mlir::Value v);
 
 /// Whether `op` may write the buffer `buffer` is a view of (or one that may

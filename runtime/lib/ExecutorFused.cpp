@@ -111,6 +111,7 @@ void Executor::armFusedUpdates(int index, FusedScope &scope) {
   const StageState &st = stages[action.stage];
   SgdScalars s = sgdScalars(optimizer, st.steps + 1);
   fusedUpdates.clear();
+  fusedParameters.clear();
   for (int p : st.parameters) {
     const TrainedParameter &parameter = trained[p];
     if (!parameter.fusable)
@@ -122,6 +123,7 @@ void Executor::armFusedUpdates(int index, FusedScope &scope) {
     u.count = static_cast<int64_t>(parameter.count);
     setFusedSgd(u, s);
     fusedUpdates.push_back(u);
+    fusedParameters.push_back(p);
   }
   if (fusedUpdates.empty())
     return;
@@ -136,17 +138,15 @@ Executor::FusedScope::~FusedScope() {
 }
 
 void Executor::finishFusedUpdates() {
-  for (const pw_fused_update &u : fusedUpdates) {
+  for (size_t k = 0; k < fusedUpdates.size(); ++k) {
+    const pw_fused_update &u = fusedUpdates[k];
     if (!u.done)
       continue;
-    for (TrainedParameter &parameter : trained) {
-      if (parameter.data != u.param)
-        continue;
-      parameter.fusedStep = step;
-      if (checkInUpdates) {
-        parameter.gradFinite = !u.nonfinite;
-        parameter.checkedStep = step;
-      }
+    TrainedParameter &parameter = trained[fusedParameters[k]];
+    parameter.fusedStep = step;
+    if (checkInUpdates) {
+      parameter.gradFinite = !u.nonfinite;
+      parameter.checkedStep = step;
     }
   }
   fusedUpdates.clear();

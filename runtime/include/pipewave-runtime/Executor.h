@@ -329,6 +329,7 @@ private:
   std::vector<int> fuseAt;
   bool fuseThisStep = false;
   std::vector<pw_fused_update> fusedUpdates;
+  std::vector<int> fusedParameters; ///< index into `trained`, per update
   void planFusedUpdates();
   /// Arms the updates of action `index`'s stage when they run in it; the
   /// returned guard disarms them and records which ran.
