@@ -70,10 +70,14 @@ double maxError(const View &a, const View &b, const std::vector<float> &c0,
   return worst;
 }
 
-const Shape kShapes[] = {{32, 512, 512}, {8, 128, 128},  {13, 47, 300},
-                         {16, 33, 64},   {128, 96, 257}, {32, 130, 70},
-                         {4, 128, 128},  {512, 64, 32},  {3, 5, 7},
-                         {160, 128, 300}};
+// The last three fetch their large operands ahead in the few-row kernel
+// (B of 512 KiB or more; A likewise where B is transposed), with an odd k, a
+// short last strip, a second block of k, and a strip of one tile.
+const Shape kShapes[] = {{32, 512, 512},  {8, 128, 128},  {13, 47, 300},
+                         {16, 33, 64},    {128, 96, 257}, {32, 130, 70},
+                         {4, 128, 128},   {512, 64, 32},  {3, 5, 7},
+                         {160, 128, 300}, {12, 520, 301}, {40, 1000, 257},
+                         {20, 600, 333}};
 
 class GemmLayouts
     : public ::testing::TestWithParam<std::tuple<bool, bool, float>> {};

@@ -37,6 +37,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "Avx512Transpose.h"
+#include "GemmPrefetch.h"
 
 #include <immintrin.h>
 #include <stddef.h>
@@ -47,57 +48,11 @@
 enum { kMr = 14, kNr = 32, kKc = 256 };
 enum { kPackB = 1, kPackA = 2 };
 
-/* Cache lines to prefetch, [next, end) of a 2-D region: line i at base +
- * (i / perRow) * stride + (i % perRow) * 16 floats. */
-typedef struct Lines {
-  const float *base;
-  int64_t stride, perRow, next, end;
-} Lines;
-
-/* No lines. */
-static const Lines kNoLines = {NULL, 1, 1, 0, 0};
-
 /* What one tile prefetches: the next B strip, its share of the next A
  * block, the next tile of C. */
 typedef struct Prefetch {
-  Lines b, a, c;
+  pw_lines b, a, c;
 } Prefetch;
-
-/* Lines as a tile walks them: the row at `row`, its line `col`, `left`
- * lines to go; no division per line. */
-typedef struct Cursor {
-  const char *row;
-  int64_t rowBytes, perRow, col, left;
-} Cursor;
-
-PW_INLINE Cursor cursor(Lines l) {
-  Cursor c = {(const char *)(l.base + (l.next / l.perRow) * l.stride),
-              l.stride * (int64_t)sizeof(float), l.perRow, l.next % l.perRow,
-              l.end - l.next};
-  return c;
-}
-
-PW_INLINE void advance(Cursor *c) {
-  if (++c->col == c->perRow) {
-    c->col = 0;
-    c->row += c->rowBytes;
-  }
-  --c->left;
-}
-
-PW_INLINE PW_AVX512 void fetchRead(Cursor *c) {
-  if (c->left > 0) {
-    _mm_prefetch(c->row + c->col * 64, _MM_HINT_T1);
-    advance(c);
-  }
-}
-
-PW_INLINE PW_AVX512 void fetchWrite(Cursor *c) {
-  if (c->left > 0) {
-    _mm_prefetch(c->row + c->col * 64, _MM_HINT_ET0);
-    advance(c);
-  }
-}
 
 PW_INLINE __mmask16 firstLanes(int64_t count) {
   return (__mmask16)(count >= 16 ? 0xffffu : (1u << count) - 1u);
@@ -163,7 +118,8 @@ PW_INLINE PW_AVX512 void tile(int mr, int packing, int64_t kc, float *ap,
                               const float *asrc, int64_t ald, float *bp,
                               const float *bsrc, int64_t bld, float beta,
                               float *c, int64_t ldc, const Prefetch *fetch) {
-  Cursor fb = cursor(fetch->b), fa = cursor(fetch->a), fc = cursor(fetch->c);
+  pw_line_cursor fb = pw_cursor(fetch->b), fa = pw_cursor(fetch->a),
+                 fc = pw_cursor(fetch->c);
   __m512 acc[kMr][2];
 #pragma GCC unroll 14
   for (int r = 0; r < mr; ++r)
@@ -171,11 +127,11 @@ PW_INLINE PW_AVX512 void tile(int mr, int packing, int64_t kc, float *ap,
   for (int64_t p = 0; p < kc; ++p) {
     switch (p & 7) {
     case 0:
-      fetchRead(&fb);
+      pw_fetch_read(&fb);
       break;
     case 2:
     case 6:
-      fetchWrite(&fc);
+      pw_fetch_write(&fc);
       break;
     default:
       break;
@@ -183,7 +139,7 @@ PW_INLINE PW_AVX512 void tile(int mr, int packing, int64_t kc, float *ap,
     /* A line of A every step: the first strip fetches the next panel's
      * source whole (mr rows of kc floats, up to 224 lines), later strips a
      * share of the next block. */
-    fetchRead(&fa);
+    pw_fetch_read(&fa);
     __m512 b0, b1;
     const float *abc = ap;
     if (packing & kPackA) {
@@ -307,33 +263,6 @@ static PW_AVX512 void pack(const float *src, int64_t ps, int64_t js, int64_t kc,
       dst[p0 * ldd + j] = src[p0 + j * js];
 }
 
-/* The lines of a rows x cols block (row stride `stride`) as one region:
- * whole lines from the one holding its first element. */
-PW_INLINE Lines region(const float *base, int64_t rows, int64_t cols,
-                       int64_t stride) {
-  uintptr_t skew = (uintptr_t)base & 63;
-  Lines l = {(const float *)((uintptr_t)base - skew), stride,
-             (int64_t)((skew + (uintptr_t)cols * sizeof(float) + 63) / 64), 0,
-             0};
-  l.end = rows * l.perRow;
-  return l;
-}
-
-/* Every line of `l`, into L2. */
-PW_INLINE PW_AVX512 void fetchAll(Lines l) {
-  Cursor c = cursor(l);
-  while (c.left > 0)
-    fetchRead(&c);
-}
-
-/* Lines [first, end) of `all`, split evenly over `parts`: part `i`. */
-PW_INLINE Lines share(Lines all, int64_t i, int64_t parts) {
-  int64_t total = all.end - all.next, first = all.next;
-  all.next = first + total * i / parts;
-  all.end = first + total * (i + 1) / parts;
-  return all;
-}
-
 /* A(i, p) = a[i * ars + p * acs], B(p, j) = b[p * brs + j * bcs]; ap holds
  * m x kKc floats, bp kKc x kNr (64-byte aligned). With ep (with a unit
  * column stride), each tile of the last block goes through it right after
@@ -350,12 +279,12 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
   /* The source of row panel q (rows [i0, i0 + mr)) in block p0, as its
    * packing reads it. */
 #define PW_A_SOURCE(i0, mr, p0, kc)                                            \
-  (ars == 1 ? region(a + (i0) + (p0) * acs, kc, mr, acs)                       \
-            : region(a + (i0) * ars + (p0), mr, kc, ars))
+  (ars == 1 ? pw_region(a + (i0) + (p0) * acs, kc, mr, acs)                    \
+            : pw_region(a + (i0) * ars + (p0), mr, kc, ars))
   /* Strip s (columns [j0, j0 + nc)) of B in block p0. */
 #define PW_B_SOURCE(j0, nc, p0, kc)                                            \
-  (bcs == 1 ? region(b + (p0) * brs + (j0), kc, nc, brs)                       \
-            : region(b + (j0) * bcs + (p0), nc, kc, bcs))
+  (bcs == 1 ? pw_region(b + (p0) * brs + (j0), kc, nc, brs)                    \
+            : pw_region(b + (j0) * bcs + (p0), nc, kc, bcs))
   for (int64_t p0 = 0; p0 < k; p0 += kKc) {
     int64_t kc = k - p0 < kKc ? k - p0 : kKc;
     int64_t kn = k - p0 - kc < kKc ? k - p0 - kc : kKc; /* the next block */
@@ -363,7 +292,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
     const pw_epilogue *blockEp = p0 + kc == k ? ep : NULL;
     /* The next block of A, prefetched a share per strip after the first
      * (which packs this block's A, panel by panel). */
-    Lines nextA = kNoLines;
+    pw_lines nextA = pw_no_lines();
     if (kn > 0)
       nextA = PW_A_SOURCE(0, m, p0 + kc, kn);
     for (int64_t s = 0; s < strips; ++s) {
@@ -376,24 +305,24 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
       if (!tilePacks)
         pack(bsrc, brs, bcs, kc, nc, bp, kNr);
       /* The next strip: in this block, or the first of the next. */
-      Lines stripB = kNoLines;
+      pw_lines stripB = pw_no_lines();
       if (s + 1 < strips)
         stripB = PW_B_SOURCE(j0 + kNr, n - j0 - kNr < kNr ? n - j0 - kNr : kNr,
                              p0, kc);
       else if (kn > 0)
         stripB = PW_B_SOURCE(0, n < kNr ? n : kNr, p0 + kc, kn);
-      Lines stripA = kNoLines;
+      pw_lines stripA = pw_no_lines();
       if (s > 0)
-        stripA = share(nextA, s - 1, strips - 1);
+        stripA = pw_share(nextA, s - 1, strips - 1);
       for (int64_t q = 0, i0 = 0; q < panels; ++q) {
         int mr = PW_PANEL_ROWS(q);
         float *panel = ap + i0 * kc;
         Prefetch fetch;
-        fetch.b = share(stripB, q, panels);
+        fetch.b = pw_share(stripB, q, panels);
         /* The first strip packs A's panels: a transposed A's in its tile,
          * another here; it prefetches the next panel's source. */
         const float *asrc = NULL;
-        fetch.a = kNoLines;
+        fetch.a = pw_no_lines();
         if (s == 0) {
           if (ars == 1)
             asrc = a + i0 + p0 * acs;
@@ -402,7 +331,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
           if (q + 1 < panels)
             fetch.a = PW_A_SOURCE(i0 + mr, PW_PANEL_ROWS(q + 1), p0, kc);
         } else {
-          fetch.a = share(stripA, q, panels);
+          fetch.a = pw_share(stripA, q, panels);
         }
         /* The next tile's C: below this one, or the first of the next
          * strip. */
@@ -412,14 +341,14 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
           nextRows = PW_PANEL_ROWS(0);
           nextC = c + j0 + kNr;
         }
-        fetch.c = region(nextC, nextRows, kNr, ldc);
+        fetch.c = pw_region(nextC, nextRows, kNr, ldc);
         float *out = c + i0 * ldc + j0;
         if (nc == kNr) {
           /* The tile's mask (a forward's output, in L3 by now) reaches L2
            * while the tile computes. */
           if (blockEp && blockEp->mask)
-            fetchAll(region(blockEp->mask + i0 * blockEp->maskRs + j0, mr, kNr,
-                            blockEp->maskRs));
+            pw_fetch_all(pw_region(blockEp->mask + i0 * blockEp->maskRs + j0,
+                                   mr, kNr, blockEp->maskRs));
           anyTile(mr, kc, panel, asrc, acs, bp,
                   tilePacks && q == 0 ? bsrc : NULL, brs, blockBeta, out, ldc,
                   &fetch);

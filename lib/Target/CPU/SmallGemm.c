@@ -13,11 +13,19 @@
  *  - B with unit column stride (C = A * B, A in any layout): every 12x32
  *    tile of C accumulates in 24 AVX-512 registers, broadcasting one element
  *    of A per row and loading one row of B per step of k; B is read in
- *    place, in blocks of 256 steps of k that stay in the L1 cache.
+ *    place, a strip of 32 columns and 256 steps of k at a time.
  *  - B with unit row stride and A with unit column stride (C = A * B^T with
  *    both stored row-major, a linear layer's input gradient): the same tile
  *    computes C^T = B^T * A^T with A^T packed (m*k floats) and C^T written to
  *    a scratch buffer that is then added into C.
+ *  - In a pipeline stage the weights do not fit in L2 together, so each
+ *    product reads its weight from the last-level cache; read a strip at a
+ *    time (rows 2 KiB apart), it crosses a page every two rows, where the
+ *    hardware prefetcher stops. The tiles of a strip therefore fetch the
+ *    next strip into L2 between them, and with a transposed B the tiles of
+ *    the first strip each fetch the next panel of the weight
+ *    (GemmPrefetch.h): 0.76-0.81 of the time of a 32x512x512 forward, 0.89
+ *    of its input gradient, with eight weights in turn (docs/bench.md).
  *
  * The scratch buffers are per thread and only grow, so a pipeline's steady
  * state allocates nothing. pw_small_gemm returns 0 for a product it does not
@@ -35,42 +43,93 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "Avx512Transpose.h"
+#include "GemmPrefetch.h"
 
 #include <immintrin.h>
 
 #define PW_AVX512 __attribute__((target("avx512f")))
 enum { kMr = 12, kNr = 32, kKc = 256 };
 
+/* What one tile prefetches: `rows` rows of the next B strip (`lines`
+ * cache lines each from `row`, rows `stride` bytes apart), one every two
+ * steps or (`twice`) two, and lines of the next A panel. */
+typedef struct Prefetch {
+  const char *row;
+  int64_t stride, rows;
+  int lines, twice;
+  pw_lines a;
+} Prefetch;
+
+/* Step p of a tile: acc[r][:] += A(r, p) * B(p, :). */
+static inline __attribute__((always_inline)) PW_AVX512 void
+step(int mr, int nv, __mmask16 last, int64_t p, const float *a, int64_t ars,
+     int64_t acs, const float *b, int64_t ldb, __m512 acc[kMr][2]) {
+  __m512 bv[2];
+#pragma GCC unroll 2
+  for (int v = 0; v < nv; ++v)
+    bv[v] = v == nv - 1 ? _mm512_maskz_loadu_ps(last, b + p * ldb + 16 * v)
+                        : _mm512_loadu_ps(b + p * ldb + 16 * v);
+#pragma GCC unroll 12
+  for (int r = 0; r < mr; ++r) {
+    /* An explicit broadcast: folded into each FMA as {1to16} it would cost
+     * a load per FMA and bind the loop to the load ports. */
+    __m512 av;
+    __asm__("vbroadcastss %1, %0" : "=v"(av) : "m"(a[r * ars + p * acs]));
+#pragma GCC unroll 2
+    for (int v = 0; v < nv; ++v)
+      acc[r][v] = _mm512_fmadd_ps(av, bv[v], acc[r][v]);
+  }
+}
+
+/* The `lines` cache lines of a row from `row`, into L2. */
+static inline __attribute__((always_inline)) void fetchRow(const char *row,
+                                                           int lines) {
+  _mm_prefetch(row, _MM_HINT_T1);
+  if (lines > 1)
+    _mm_prefetch(row + 64, _MM_HINT_T1);
+  if (lines > 2)
+    _mm_prefetch(row + 128, _MM_HINT_T1);
+}
+
 /* One kMr x kNr tile (mr <= kMr rows, nv 16-wide vectors, the last one
  * masked): C = beta * C + sum_p A(r, p) * B(p, :). Called with constant mr
- * and nv so that the accumulators live in registers. */
+ * and nv so that the accumulators live in registers. The prefetches go
+ * once every two steps: a step is near the front end's width with them. */
 static inline __attribute__((always_inline)) PW_AVX512 void
 tile(int mr, int nv, __mmask16 last, int64_t k, const float *a, int64_t ars,
      int64_t acs, const float *b, int64_t ldb, float beta, float *c,
-     int64_t ldc) {
+     int64_t ldc, const Prefetch *fetch) {
+  const char *fb = fetch->row;
+  int64_t fbRows = fetch->rows, fbStride = fetch->stride;
+  int lines = fetch->lines, twice = fetch->twice;
+  pw_line_cursor fa = pw_cursor(fetch->a);
   __m512 acc[kMr][2];
 #pragma GCC unroll 12
   for (int r = 0; r < mr; ++r)
 #pragma GCC unroll 2
     for (int v = 0; v < nv; ++v)
       acc[r][v] = _mm512_setzero_ps();
-  for (int64_t p = 0; p < k; ++p) {
-    __m512 bv[2];
-#pragma GCC unroll 2
-    for (int v = 0; v < nv; ++v)
-      bv[v] = v == nv - 1 ? _mm512_maskz_loadu_ps(last, b + p * ldb + 16 * v)
-                          : _mm512_loadu_ps(b + p * ldb + 16 * v);
-#pragma GCC unroll 12
-    for (int r = 0; r < mr; ++r) {
-      /* An explicit broadcast: folded into each FMA as {1to16} it would cost
-       * a load per FMA and bind the loop to the load ports. */
-      __m512 av;
-      __asm__("vbroadcastss %1, %0" : "=v"(av) : "m"(a[r * ars + p * acs]));
-#pragma GCC unroll 2
-      for (int v = 0; v < nv; ++v)
-        acc[r][v] = _mm512_fmadd_ps(av, bv[v], acc[r][v]);
+  int64_t p = 0;
+  for (; p + 2 <= k; p += 2) {
+    /* A row of the next B strip (two where this tile's share is more than
+     * half its steps) and two lines of the next A panel. */
+    if (fbRows > 0) {
+      fetchRow(fb, lines);
+      fb += fbStride;
+      --fbRows;
+      if (twice && fbRows > 0) {
+        fetchRow(fb, lines);
+        fb += fbStride;
+        --fbRows;
+      }
     }
+    pw_fetch_read(&fa);
+    pw_fetch_read(&fa);
+    step(mr, nv, last, p, a, ars, acs, b, ldb, acc);
+    step(mr, nv, last, p + 1, a, ars, acs, b, ldb, acc);
   }
+  if (p < k)
+    step(mr, nv, last, p, a, ars, acs, b, ldb, acc);
   __m512 vbeta = _mm512_set1_ps(beta);
 #pragma GCC unroll 12
   for (int r = 0; r < mr; ++r)
@@ -88,15 +147,15 @@ tile(int mr, int nv, __mmask16 last, int64_t k, const float *a, int64_t ars,
 #define PW_TILE_CASE(R)                                                        \
   case R:                                                                      \
     if (nv == 2)                                                               \
-      tile(R, 2, last, k, a, ars, acs, b, ldb, beta, c, ldc);                  \
+      tile(R, 2, last, k, a, ars, acs, b, ldb, beta, c, ldc, fetch);           \
     else                                                                       \
-      tile(R, 1, last, k, a, ars, acs, b, ldb, beta, c, ldc);                  \
+      tile(R, 1, last, k, a, ars, acs, b, ldb, beta, c, ldc, fetch);           \
     break;
 
 static PW_AVX512 void anyTile(int mr, int nv, __mmask16 last, int64_t k,
                               const float *a, int64_t ars, int64_t acs,
                               const float *b, int64_t ldb, float beta, float *c,
-                              int64_t ldc) {
+                              int64_t ldc, const Prefetch *fetch) {
   switch (mr) {
     PW_TILE_CASE(1)
     PW_TILE_CASE(2)
@@ -115,23 +174,57 @@ static PW_AVX512 void anyTile(int mr, int nv, __mmask16 last, int64_t k,
   }
 }
 
-/* C = beta * C + A * B for B with unit column stride. */
+/* C = beta * C + A * B for B with unit column stride. Each strip's tiles
+ * prefetch the next strip of B (in this block of k, or the first of the
+ * next) between them, and the first strip's tiles each the next panel of
+ * A, which the later strips find in L2. */
 static PW_AVX512 void broadcastGemm(int64_t m, int64_t n, int64_t k,
                                     const float *a, int64_t ars, int64_t acs,
                                     const float *b, int64_t ldb, float beta,
                                     float *c, int64_t ldc) {
+  int64_t tiles = (m + kMr - 1) / kMr;
+  /* Operands of 512 KiB or more are fetched ahead: smaller ones mostly
+   * stay in a 2 MiB L2 from an earlier product, where fetching them again
+   * costs a product that reads a few rows up to 8% (docs/bench.md). */
+  int largeB = k * n >= 128 * 1024;
+  int largeA = m * (k < kKc ? k : kKc) >= 128 * 1024;
   for (int64_t p0 = 0; p0 < k; p0 += kKc) {
     int64_t kc = k - p0 < kKc ? k - p0 : kKc;
+    int64_t kn = k - p0 - kc < kKc ? k - p0 - kc : kKc; /* the next block */
     float blockBeta = p0 == 0 ? beta : 1.0f;
     for (int64_t j0 = 0; j0 < n; j0 += kNr) {
       int64_t nc = n - j0 < kNr ? n - j0 : kNr;
       int nv = nc > 16 ? 2 : 1;
       int rem = (int)(nc - 16 * (nv - 1));
       __mmask16 last = (__mmask16)(rem == 16 ? 0xffffu : (1u << rem) - 1u);
-      for (int64_t i0 = 0; i0 < m; i0 += kMr) {
+      /* The next strip: in this block, or the first of the next. */
+      pw_lines stripB = pw_no_lines();
+      if (largeB && j0 + kNr < n)
+        stripB = pw_region(b + p0 * ldb + j0 + kNr, kc,
+                           n - j0 - kNr < kNr ? n - j0 - kNr : kNr, ldb);
+      else if (largeB && kn > 0)
+        stripB = pw_region(b + (p0 + kc) * ldb, kn, n < kNr ? n : kNr, ldb);
+      int64_t stripRows = stripB.end / stripB.perRow;
+      for (int64_t i0 = 0, t = 0; i0 < m; i0 += kMr, ++t) {
         int mr = m - i0 < kMr ? (int)(m - i0) : kMr;
+        /* This tile's share of the strip's rows (one a step: a strip has
+         * at most kc rows), and in the first strip the next panel of an A
+         * too large to stay in L2 from an earlier product. */
+        int64_t r0 = stripRows * t / tiles, r1 = stripRows * (t + 1) / tiles;
+        Prefetch fetch = {(const char *)(stripB.base + r0 * ldb),
+                          ldb * (int64_t)sizeof(float),
+                          r1 - r0,
+                          (int)stripB.perRow,
+                          0,
+                          pw_no_lines()};
+        fetch.twice = 2 * fetch.rows > kc;
+        int64_t i1 = i0 + mr, next = m - i1 < kMr ? m - i1 : kMr;
+        if (largeA && j0 == 0 && next > 0)
+          fetch.a = acs == 1 ? pw_region(a + i1 * ars + p0, next, kc, ars)
+                             : pw_region(a + i1 + p0 * acs, kc, next, acs);
         anyTile(mr, nv, last, kc, a + i0 * ars + p0 * acs, ars, acs,
-                b + p0 * ldb + j0, ldb, blockBeta, c + i0 * ldc + j0, ldc);
+                b + p0 * ldb + j0, ldb, blockBeta, c + i0 * ldc + j0, ldc,
+                &fetch);
       }
     }
   }
