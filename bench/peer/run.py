@@ -275,7 +275,11 @@ def run_torch(py, work, model, ranks, m, schedule, steps):
     env = dict(os.environ, OMP_NUM_THREADS="1", MASTER_ADDR="127.0.0.1",
                MASTER_PORT=str(29500 + os.getpid() % 1000),
                WORLD_SIZE=str(ranks))
-    procs = [subprocess.Popen(args, env=dict(env, RANK=str(r)),
+    # Rank r on core r (mod the cores), as pipewave-run --bind-to core
+    # places pipewave's ranks.
+    cores = os.cpu_count() or 1
+    procs = [subprocess.Popen(["taskset", "-c", str(r % cores)] + args,
+                              env=dict(env, RANK=str(r)),
                               stdout=subprocess.PIPE, text=True)
              for r in range(ranks)]
     outs = [p.communicate()[0] for p in procs]
