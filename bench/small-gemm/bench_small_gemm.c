@@ -75,10 +75,11 @@ static void one(const char *name, int reps, int weights, int m, int n, int k,
                   ldb, beta, cw, n);
       blas[calls] = now() - t;
       t = now();
-      taken = pw_small_gemm(m, n, k, a, aT, lda, bw, bT, ldb, beta, cw, n, 1)
-                  ? 1
-                  : 2 * pw_packed_gemm(m, n, k, a, aT, lda, bw, bT, ldb, beta,
-                                       NULL, cw, n, 1);
+      taken =
+          pw_small_gemm(m, n, k, a, aT, lda, bw, bT, ldb, beta, NULL, cw, n, 1)
+              ? 1
+              : 2 * pw_packed_gemm(m, n, k, a, aT, lda, bw, bT, ldb, beta, NULL,
+                                   cw, n, 1);
       own[calls] = now() - t;
     }
   int median = weights > 1;

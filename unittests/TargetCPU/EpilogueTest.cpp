@@ -18,6 +18,7 @@
 #include "Epilogue.h"
 #include "Kernels.h"
 #include "PackedGemm.h"
+#include "SmallGemm.h"
 
 #include <cblas.h>
 #include <gtest/gtest.h>
@@ -218,6 +219,50 @@ TEST(Epilogue, PackedKernelAppliesItOnEveryShape) {
       expectSameBits(got, want,
                      std::string(masked ? "mask" : "bias") + " stride " +
                          std::to_string(stride));
+    }
+}
+
+// The few-row kernel applies it to each tile as it stores it (with a
+// transposed B, to each block of the final transpose), and a strided bias or
+// mask after the product: the same bits as the product, then the epilogue.
+// The shapes take the paths that fetch ahead, a short last strip and a second
+// block of k.
+TEST(Epilogue, FewRowKernelAppliesItOnEveryShape) {
+  if (!__builtin_cpu_supports("avx512f"))
+    GTEST_SKIP() << "the kernel needs AVX-512";
+  std::mt19937 rng(23);
+  for (bool bT : {false, true})
+    for (Case s : {Case{12, 520, 301, false}, Case{40, 200, 257, false},
+                   Case{20, 600, 333, false}}) {
+      if (!pw_small_gemm_takes(s.m, s.n, s.k, bT, 0))
+        continue;
+      int64_t ldb = bT ? s.k : s.n;
+      for (int64_t stride : {1, 3})
+        for (bool masked : {false, true})
+          for (float beta : {0.0f, 0.5f}) {
+            Operands o = makeOperands(s, stride, rng);
+            std::vector<float> y = makeMask(s.m, s.n * stride, rng);
+            pw_epilogue ep = {o.bias.data(), stride, -1.0f, 2.0f,
+                              nullptr,       0,      0,     nullptr,
+                              nullptr,       0};
+            if (masked)
+              ep = {nullptr, 0, 0.0f, 0.0f, y.data(), s.n * stride, stride};
+            std::vector<float> want(s.m * s.n, 0.25f), got = want;
+            ASSERT_EQ(pw_small_gemm(s.m, s.n, s.k, o.a.data(), 0, s.k,
+                                    o.b.data(), bT, ldb, beta, nullptr,
+                                    want.data(), s.n, 1),
+                      1);
+            pw_epilogue_apply(&ep, want.data(), s.m, s.n, s.n, 1);
+            ASSERT_EQ(pw_small_gemm(s.m, s.n, s.k, o.a.data(), 0, s.k,
+                                    o.b.data(), bT, ldb, beta, &ep, got.data(),
+                                    s.n, 1),
+                      1);
+            expectSameBits(got, want,
+                           describe(s) + (bT ? " B transposed, " : ", ") +
+                               (masked ? "mask" : "bias") + " stride " +
+                               std::to_string(stride) + " beta " +
+                               std::to_string(beta));
+          }
     }
 }
 

@@ -130,7 +130,8 @@ void checkKernel(Kernel kernel, Shape s, bool aT, bool bT, float beta,
 int smallGemmOneThread(int64_t m, int64_t n, int64_t k, const float *a, int aT,
                        int64_t lda, const float *b, int bT, int64_t ldb,
                        float beta, float *c, int64_t ldc) {
-  return pw_small_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, c, ldc, 1);
+  return pw_small_gemm(m, n, k, a, aT, lda, b, bT, ldb, beta, nullptr, c, ldc,
+                       1);
 }
 
 // The few-row kernel itself, for every product it takes.
@@ -161,7 +162,7 @@ TEST(SmallGemm, LeavesTheRestToOpenBlas) {
   // More than one OpenBLAS thread: OpenBLAS splits the product.
   std::vector<float> a(32 * 512, 1.0f), b(512 * 512, 1.0f), c(32 * 512);
   EXPECT_EQ(pw_small_gemm(32, 512, 512, a.data(), 0, 512, b.data(), 0, 512,
-                          0.0f, c.data(), 512, 2),
+                          0.0f, nullptr, c.data(), 512, 2),
             0);
   // Shapes where OpenBLAS is the faster: many rows, a short k, few rows
   // against a transposed B.

@@ -19,9 +19,10 @@
  *
  * (arith.cmpf ogt and arith.select: a NaN in Y gives +0). Or, on a
  * parameter's gradient, the parameter's armed SGD update (FusedUpdate.h),
- * which leaves C as it is. The packed kernel applies a bias, clamp or mask
- * to each tile right after storing it (PackedGemm.c); the other paths, and
- * every update, go through pw_epilogue_apply afterwards.
+ * which leaves C as it is. The packed and few-row kernels apply a bias,
+ * clamp or mask to each tile right after storing it (PackedGemm.c,
+ * SmallGemm.c); OpenBLAS's products, and every update, go through
+ * pw_epilogue_apply afterwards.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -91,6 +92,25 @@ static inline float pw_epilogue_at(const pw_epilogue *ep, float x, int64_t i,
   return pw_maximumf(pw_minimumf(x + ep->bias[j * ep->biasStride], ep->hi),
                      ep->lo);
 }
+
+/* Whether ep's bias or mask has a unit column stride (16 columns load at
+ * once). */
+static inline int pw_epilogue_unit_columns(const pw_epilogue *ep) {
+  return ep->mask ? ep->maskCs == 1 : ep->biasStride == 1;
+}
+
+/* The epilogue (a bias, clamp or mask of unit column stride) over rows x
+ * cols of C at C(i0, j0) = c (row stride ldc), 16 columns at a time; only
+ * where the CPU has AVX-512 (EpilogueAvx512.c). */
+void pw_epilogue_rows_avx512(const pw_epilogue *ep, float *c, int64_t ldc,
+                             int64_t rows, int64_t cols, int64_t i0,
+                             int64_t j0);
+
+/* The epilogue over an m x n row-major C (leading dimension ldc), 16
+ * columns at a time: 1 when done, 0 without AVX-512 or with a bias or mask
+ * of non-unit column stride (then pw_epilogue_apply). */
+int pw_epilogue_apply_avx512(const pw_epilogue *ep, float *c, int64_t m,
+                             int64_t n, int64_t ldc);
 
 /* The epilogue over an m x n matrix, C(i, j) = c[i * rs + j * cs] (cs 1
  * with an update). */

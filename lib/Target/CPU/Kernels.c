@@ -74,23 +74,22 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c,
       blas_layout(c, &tc, &ldc) && tc == CblasNoTrans && m < INT32_MAX &&
       n < INT32_MAX && k < INT32_MAX) {
     int threads = openblas_get_num_threads();
-    /* The packed kernel applies a bias, clamp or mask to each tile as it
-     * stores it. An update goes over the whole product after it: in the
+    /* pipewave's kernels apply a bias, clamp or mask to each tile as they
+     * store it. An update goes over the whole product after it: in the
      * tiles, its traffic slowed the product by about what it saved
      * (docs/bench.md). */
     const pw_epilogue *inTiles = ep && !ep->update ? ep : NULL;
-    if (!pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
-                       tb == CblasTrans, ldb, beta, c->data, ldc, threads)) {
-      int packed = pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda,
-                                  b->data, tb == CblasTrans, ldb, beta, inTiles,
-                                  c->data, ldc, threads);
-      if (packed && inTiles == ep)
-        return;
-      if (!packed)
-        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f,
-                    a->data, (int)lda, b->data, (int)ldb, beta, c->data,
-                    (int)ldc);
-    }
+    int done = pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+                             tb == CblasTrans, ldb, beta, inTiles, c->data, ldc,
+                             threads) ||
+               pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+                              tb == CblasTrans, ldb, beta, inTiles, c->data,
+                              ldc, threads);
+    if (done && inTiles == ep)
+      return;
+    if (!done)
+      cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
+                  (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
     if (ep && (ep->update || !pw_epilogue_apply_avx512(ep, c->data, m, n, ldc)))
       pw_epilogue_apply(ep, c->data, m, n, ldc, 1);
     return;

@@ -52,59 +52,11 @@ enum { kPackB = 1, kPackA = 2 };
  * block, the next tile of C. */
 typedef struct Prefetch {
   pw_lines b, a, c;
+  int aTwice; /* two lines of a a step: more lines than steps */
 } Prefetch;
 
 PW_INLINE __mmask16 firstLanes(int64_t count) {
   return (__mmask16)(count >= 16 ? 0xffffu : (1u << count) - 1u);
-}
-
-/* Epilogue.h's pw_minimumf and pw_maximumf on 16 lanes, y without NaN. */
-PW_INLINE PW_AVX512 __m512 minimum16(__m512 x, __m512 y) {
-  __mmask16 above = _mm512_cmp_ps_mask(x, y, _CMP_GT_OQ);
-  __mmask16 equal = _mm512_cmp_ps_mask(x, y, _CMP_EQ_OQ);
-  __m512i r = _mm512_castps_si512(_mm512_mask_mov_ps(x, above, y));
-  return _mm512_castsi512_ps(_mm512_mask_or_epi32(
-      r, equal, _mm512_castps_si512(x), _mm512_castps_si512(y)));
-}
-
-PW_INLINE PW_AVX512 __m512 maximum16(__m512 x, __m512 y) {
-  __mmask16 below = _mm512_cmp_ps_mask(x, y, _CMP_LT_OQ);
-  __mmask16 equal = _mm512_cmp_ps_mask(x, y, _CMP_EQ_OQ);
-  __m512i r = _mm512_castps_si512(_mm512_mask_mov_ps(x, below, y));
-  return _mm512_castsi512_ps(_mm512_mask_and_epi32(
-      r, equal, _mm512_castps_si512(x), _mm512_castps_si512(y)));
-}
-
-/* Whether ep's bias or mask has a unit column stride (16 columns load at
- * once). */
-PW_INLINE int unitColumns(const pw_epilogue *ep) {
-  return ep->mask ? ep->maskCs == 1 : ep->biasStride == 1;
-}
-
-/* The epilogue over rows x cols of C at C(i0, j0) = c (row stride ldc),
- * its bias or mask with a unit column stride, 16 columns at a time. */
-static PW_AVX512 void epilogueRows(float *c, int64_t ldc, int64_t rows,
-                                   int64_t cols, int64_t i0, int64_t j0,
-                                   const pw_epilogue *ep) {
-  __m512 zero = _mm512_setzero_ps();
-  __m512 lo = _mm512_set1_ps(ep->lo), hi = _mm512_set1_ps(ep->hi);
-  for (int64_t r = 0; r < rows; ++r) {
-    float *out = c + r * ldc;
-    for (int64_t j = 0; j < cols; j += 16) {
-      __mmask16 lanes = firstLanes(cols - j);
-      __m512 x = _mm512_maskz_loadu_ps(lanes, out + j);
-      if (ep->mask) {
-        const float *y = ep->mask + (i0 + r) * ep->maskRs + j0 + j;
-        __mmask16 positive = _mm512_cmp_ps_mask(_mm512_maskz_loadu_ps(lanes, y),
-                                                zero, _CMP_GT_OQ);
-        x = _mm512_maskz_mov_ps(positive, x);
-      } else {
-        x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(lanes, ep->bias + j0 + j));
-        x = maximum16(minimum16(x, hi), lo);
-      }
-      _mm512_mask_storeu_ps(out + j, lanes, x);
-    }
-  }
 }
 
 /* C[0..mr, 0..kNr) = beta * C + sum_p ap[p][r] * bp[p][:], beta 0 leaving
@@ -140,6 +92,8 @@ PW_INLINE PW_AVX512 void tile(int mr, int packing, int64_t kc, float *ap,
      * source whole (mr rows of kc floats, up to 224 lines), later strips a
      * share of the next block. */
     pw_fetch_read(&fa);
+    if (fetch->aTwice)
+      pw_fetch_read(&fa);
     __m512 b0, b1;
     const float *abc = ap;
     if (packing & kPackA) {
@@ -333,6 +287,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
         } else {
           fetch.a = pw_share(stripA, q, panels);
         }
+        fetch.aTwice = fetch.a.end - fetch.a.next > kc;
         /* The next tile's C: below this one, or the first of the next
          * strip. */
         int64_t nextRows = q + 1 < panels ? PW_PANEL_ROWS(q + 1) : 0;
@@ -354,7 +309,7 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
                   &fetch);
           if (blockEp)
             /* Right after the stores, while the tile is in L1. */
-            epilogueRows(out, ldc, mr, kNr, i0, j0, blockEp);
+            pw_epilogue_rows_avx512(blockEp, out, ldc, mr, kNr, i0, j0);
         } else {
           /* A narrow last strip: the tile lands in a buffer first. */
           float edge[kMr * kNr] __attribute__((aligned(64)));
@@ -416,7 +371,7 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
   }
   /* The tiles load 16 biases or mask values at a time: a strided one is
    * applied after. */
-  int tileEp = ep && unitColumns(ep);
+  int tileEp = ep && pw_epilogue_unit_columns(ep);
   packedGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
              bTransposed ? 1 : ldb, bTransposed ? ldb : 1, beta,
              tileEp ? ep : NULL, c, ldc, ap, bp);
@@ -425,21 +380,7 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
   return 1;
 }
 
-int pw_epilogue_apply_avx512(const pw_epilogue *ep, float *c, int64_t m,
-                             int64_t n, int64_t ldc) {
-  if (!__builtin_cpu_supports("avx512f") || !unitColumns(ep))
-    return 0;
-  epilogueRows(c, ldc, m, n, 0, 0, ep);
-  return 1;
-}
-
 #else /* not x86-64 with GCC or Clang */
-
-int pw_epilogue_apply_avx512(const pw_epilogue *ep, float *c, int64_t m,
-                             int64_t n, int64_t ldc) {
-  (void)ep, (void)c, (void)m, (void)n, (void)ldc;
-  return 0;
-}
 
 int pw_packed_gemm_enabled(void) { return 0; }
 

@@ -46,12 +46,6 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
                              int bTransposed, int64_t ldb, float beta,
                              const pw_epilogue *ep, float *c, int64_t ldc);
 
-/* The epilogue over an m x n row-major C (leading dimension ldc), 16
- * columns at a time: 1 when done, 0 without AVX-512 or with a bias or mask
- * of non-unit column stride (then pw_epilogue_apply). */
-int pw_epilogue_apply_avx512(const pw_epilogue *ep, float *c, int64_t m,
-                             int64_t n, int64_t ldc);
-
 #ifdef __cplusplus
 }
 #endif

@@ -181,7 +181,8 @@ static PW_AVX512 void anyTile(int mr, int nv, __mmask16 last, int64_t k,
 static PW_AVX512 void broadcastGemm(int64_t m, int64_t n, int64_t k,
                                     const float *a, int64_t ars, int64_t acs,
                                     const float *b, int64_t ldb, float beta,
-                                    float *c, int64_t ldc) {
+                                    const pw_epilogue *ep, float *c,
+                                    int64_t ldc) {
   int64_t tiles = (m + kMr - 1) / kMr;
   /* Operands of 512 KiB or more are fetched ahead: smaller ones mostly
    * stay in a 2 MiB L2 from an earlier product, where fetching them again
@@ -192,6 +193,7 @@ static PW_AVX512 void broadcastGemm(int64_t m, int64_t n, int64_t k,
     int64_t kc = k - p0 < kKc ? k - p0 : kKc;
     int64_t kn = k - p0 - kc < kKc ? k - p0 - kc : kKc; /* the next block */
     float blockBeta = p0 == 0 ? beta : 1.0f;
+    const pw_epilogue *blockEp = p0 + kc == k ? ep : NULL;
     for (int64_t j0 = 0; j0 < n; j0 += kNr) {
       int64_t nc = n - j0 < kNr ? n - j0 : kNr;
       int nv = nc > 16 ? 2 : 1;
@@ -225,6 +227,10 @@ static PW_AVX512 void broadcastGemm(int64_t m, int64_t n, int64_t k,
         anyTile(mr, nv, last, kc, a + i0 * ars + p0 * acs, ars, acs,
                 b + p0 * ldb + j0, ldb, blockBeta, c + i0 * ldc + j0, ldc,
                 &fetch);
+        if (blockEp)
+          /* Right after the stores, while the tile is in L1. */
+          pw_epilogue_rows_avx512(blockEp, c + i0 * ldc + j0, ldc, mr, nc, i0,
+                                  j0);
       }
     }
   }
@@ -232,9 +238,11 @@ static PW_AVX512 void broadcastGemm(int64_t m, int64_t n, int64_t k,
 
 /* dst[j * ldd + i] = src[i * lds + j] (beta == 0), or dst = beta * dst +
  * that (beta != 0), for i < rows, j < cols: whole 16x16 blocks in
- * registers, the edges element by element. */
+ * registers, the edges element by element; then ep (NULL: none), on each
+ * block of dst as it is stored. */
 static PW_AVX512 void transposeInto(const float *src, int64_t lds, int64_t rows,
-                                    int64_t cols, float beta, float *dst,
+                                    int64_t cols, float beta,
+                                    const pw_epilogue *ep, float *dst,
                                     int64_t ldd) {
   __m512 vbeta = _mm512_set1_ps(beta);
   for (int64_t i0 = 0; i0 < rows; i0 += 16)
@@ -249,6 +257,8 @@ static PW_AVX512 void transposeInto(const float *src, int64_t lds, int64_t rows,
             x = _mm512_fmadd_ps(vbeta, _mm512_loadu_ps(out), x);
           _mm512_storeu_ps(out, x);
         }
+        if (ep)
+          pw_epilogue_rows_avx512(ep, dst + j0 * ldd + i0, ldd, 16, 16, j0, i0);
         continue;
       }
       int64_t i1 = i0 + 16 < rows ? i0 + 16 : rows;
@@ -259,22 +269,26 @@ static PW_AVX512 void transposeInto(const float *src, int64_t lds, int64_t rows,
           *out =
               beta == 0.0f ? src[i * lds + j] : beta * *out + src[i * lds + j];
         }
+      if (ep)
+        pw_epilogue_rows_avx512(ep, dst + j0 * ldd + i0, ldd, j1 - j0, i1 - i0,
+                                j0, i0);
     }
 }
 
 /* C = beta * C + A * B^T, A [m,k] and B [n,k] both with unit column stride:
- * T = B * A^T (n x m) by broadcastGemm, then C = beta * C + T^T. */
+ * T = B * A^T (n x m) by broadcastGemm, then C = beta * C + T^T and ep. */
 static PW_AVX512 int transposedGemm(int64_t m, int64_t n, int64_t k,
                                     const float *a, int64_t lda, const float *b,
-                                    int64_t ldb, float beta, float *c,
+                                    int64_t ldb, float beta,
+                                    const pw_epilogue *ep, float *c,
                                     int64_t ldc) {
   float *at = pw_gemm_scratch((size_t)(k * m + n * m));
   if (!at)
     return 0;
   float *t = at + k * m;
-  transposeInto(a, lda, m, k, 0.0f, at, m);
-  broadcastGemm(n, m, k, b, ldb, 1, at, m, 0.0f, t, m);
-  transposeInto(t, m, n, m, beta, c, ldc);
+  transposeInto(a, lda, m, k, 0.0f, NULL, at, m);
+  broadcastGemm(n, m, k, b, ldb, 1, at, m, 0.0f, NULL, t, m);
+  transposeInto(t, m, n, m, beta, ep, c, ldc);
   return 1;
 }
 
@@ -315,17 +329,22 @@ int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
 
 int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a,
                   int aTransposed, int64_t lda, const float *b, int bTransposed,
-                  int64_t ldb, float beta, float *c, int64_t ldc,
-                  int blasThreads) {
+                  int64_t ldb, float beta, const pw_epilogue *ep, float *c,
+                  int64_t ldc, int blasThreads) {
   if (blasThreads != 1 || !enabled() ||
       !pw_small_gemm_takes(m, n, k, bTransposed, aTransposed))
     return 0;
-  if (!bTransposed) {
+  /* The tiles load 16 biases or mask values at a time: a strided one is
+   * applied after. */
+  const pw_epilogue *tileEp = ep && pw_epilogue_unit_columns(ep) ? ep : NULL;
+  if (!bTransposed)
     broadcastGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
-                  ldb, beta, c, ldc);
-    return 1;
-  }
-  return transposedGemm(m, n, k, a, lda, b, ldb, beta, c, ldc);
+                  ldb, beta, tileEp, c, ldc);
+  else if (!transposedGemm(m, n, k, a, lda, b, ldb, beta, tileEp, c, ldc))
+    return 0;
+  if (ep && !tileEp)
+    pw_epilogue_apply(ep, c, m, n, ldc, 1);
+  return 1;
 }
 
 #else /* not x86-64 with GCC or Clang */
@@ -340,10 +359,10 @@ int pw_small_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
 
 int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a,
                   int aTransposed, int64_t lda, const float *b, int bTransposed,
-                  int64_t ldb, float beta, float *c, int64_t ldc,
-                  int blasThreads) {
+                  int64_t ldb, float beta, const pw_epilogue *ep, float *c,
+                  int64_t ldc, int blasThreads) {
   (void)m, (void)n, (void)k, (void)a, (void)aTransposed, (void)lda, (void)b;
-  (void)bTransposed, (void)ldb, (void)beta, (void)c, (void)ldc;
+  (void)bTransposed, (void)ldb, (void)beta, (void)ep, (void)c, (void)ldc;
   (void)blasThreads;
   return 0;
 }
