@@ -55,6 +55,15 @@ config.substitutions.append(
 if not os.path.exists("/dev/nvidiactl"):
     config.available_features.add("no-gpu")
 
+# A CPU with AVX-512: pipewave's own GEMM kernels run (lib/Target/CPU),
+# else OpenBLAS takes every product.
+try:
+    with open("/proc/cpuinfo") as f:
+        if " avx512f" in f.read():
+            config.available_features.add("avx512")
+except OSError:
+    pass
+
 # Transparent huge pages given only where a process asks (madvise): the
 # runtime's buffers (HostBufferPool.h) get them, and nothing else does.
 try:

@@ -110,7 +110,9 @@ void Driver::printMemory(const Executor &executor) {
                 std::to_string(executor.fusedUpdatesLastStep()) + " of " +
                 std::to_string(executor.trainedParameters().size()) +
                 " parameter updates of the last step ran in the products "
-                "of their gradients");
+                "of their gradients, " +
+                std::to_string(executor.gradientsLeftLastStep()) +
+                " of them without writing the gradient");
   // The buffer the stage functions keep their temporaries in (allocated
   // once; 0 when compiled with --no-workspace).
   printByRank("workspace: " + who + ": " +

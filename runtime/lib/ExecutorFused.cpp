@@ -121,6 +121,10 @@ void Executor::armFusedUpdates(int index, FusedScope &scope) {
     u.param = parameter.data;
     u.momentum_buffer = s.momentum ? parameter.state.at(0) : nullptr;
     u.count = static_cast<int64_t>(parameter.count);
+    // Nothing reads a fused parameter's gradient after its update (no
+    // all-reduce, no tied copy, no later action of the stage) but
+    // gradient().
+    u.grad_dead = !keepGrads;
     setFusedSgd(u, s);
     fusedUpdates.push_back(u);
     fusedParameters.push_back(p);
@@ -144,6 +148,8 @@ void Executor::finishFusedUpdates() {
       continue;
     TrainedParameter &parameter = trained[fusedParameters[k]];
     parameter.fusedStep = step;
+    if (u.grad_left)
+      parameter.gradLeftStep = step;
     if (checkInUpdates) {
       parameter.gradFinite = !u.nonfinite;
       parameter.checkedStep = step;
@@ -156,6 +162,13 @@ size_t Executor::fusedUpdatesLastStep() const {
   return static_cast<size_t>(std::count_if(
       trained.begin(), trained.end(), [&](const TrainedParameter &parameter) {
         return step > 0 && parameter.fusedStep == step;
+      }));
+}
+
+size_t Executor::gradientsLeftLastStep() const {
+  return static_cast<size_t>(std::count_if(
+      trained.begin(), trained.end(), [&](const TrainedParameter &parameter) {
+        return step > 0 && parameter.gradLeftStep == step;
       }));
 }
 

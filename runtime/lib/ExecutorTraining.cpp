@@ -440,6 +440,11 @@ const float *Executor::gradient(int input) const {
     const TrainedParameter &parameter = trained[p];
     if (parameter.input != input)
       continue;
+    if (step > 0 && parameter.gradLeftStep == step)
+      throw Error("the gradient of input " + std::to_string(input) +
+                  " was not kept: step " + std::to_string(step) +
+                  " ran its SGD update in the product that computes it, "
+                  "without writing it (Executor::keepGradients)");
     if (shared)
       return parameter.grad;
     gradientCopies.resize(trained.size());

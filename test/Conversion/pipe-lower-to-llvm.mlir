@@ -45,7 +45,7 @@
 
 // The LLVM IR adds the pw_model descriptor and main().
 // LLVMIR-DAG: %struct.pw_model = type { i32, ptr, ptr, i32, i32, i32, i32, i32, ptr, ptr, i32, ptr, ptr, ptr, ptr, ptr, i32, ptr, ptr, ptr }
-// LLVMIR-DAG: @__pw_model = internal constant %struct.pw_model { i32 8, ptr @{{.*}}, ptr @{{.*}}, i32 2, i32 4, i32 2, i32 1,
+// LLVMIR-DAG: @__pw_model = internal constant %struct.pw_model { i32 9, ptr @{{.*}}, ptr @{{.*}}, i32 2, i32 4, i32 2, i32 1,
 // LLVMIR-DAG: define void @pw_stage0_forward(ptr {{.*}}, ptr {{.*}})
 // LLVMIR-DAG: define void @pw_stage1_forward(ptr {{.*}}, ptr {{.*}})
 // LLVMIR-DAG: define {{.*}}ptr @pw_get_model()

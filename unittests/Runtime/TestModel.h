@@ -173,6 +173,11 @@ struct TrainConfig {
   /// Give the stages accumulating variants of B and W (model.h) that add
   /// the weight gradients (not the biases') to their result buffers.
   bool accumulating = false;
+  /// Give the model arm_updates (model.h): the whole backward then runs
+  /// the armed SGD update of each weight whose gradient it writes, as a
+  /// weight-gradient product does, leaving the gradient unwritten where
+  /// the update's grad_dead allows.
+  bool fusedUpdates = false;
 };
 
 /// Calls of the accumulating variants in this thread so far.

@@ -314,6 +314,56 @@ TEST(TrainingTest, TrainingMatchesTheSerialReference) {
   }
 }
 
+// SGD updates run in the backward (model.h's pw_fused_update): the same
+// parameters and losses as the optimizer's pass, bit for bit. Where the
+// update's grad_dead lets the backward leave a weight's gradient unwritten,
+// gradient() refuses it, naming why; keepGradients() keeps every gradient.
+TEST(TrainingTest, FusedUpdatesLeaveGradientsOnlyWhereAllowed) {
+  OptimizerConfig sgd;
+  sgd.lr = 0.2;
+  sgd.momentum = 0.9;
+  TrainConfig config;
+  config.schedule = "local";
+  config.stages = 1;
+  config.microbatches = 1;
+  LocalRun plain(config, sgd);
+  config.fusedUpdates = true;
+  LocalRun fused(config, sgd), kept(config, sgd);
+  kept.executor->keepGradients(true);
+  for (int k = 1; k <= 3; ++k) {
+    double loss = plain.step(k);
+    EXPECT_EQ(fused.step(k), loss) << "step " << k;
+    EXPECT_EQ(kept.step(k), loss) << "step " << k;
+  }
+  EXPECT_EQ(fused.params, plain.params);
+  EXPECT_EQ(kept.params, plain.params);
+  // The weights' updates ran in the backward; the biases' in the optimizer.
+  size_t layers = static_cast<size_t>(config.layers);
+  EXPECT_EQ(fused.executor->fusedUpdatesLastStep(), layers);
+  EXPECT_EQ(fused.executor->gradientsLeftLastStep(), layers);
+  EXPECT_EQ(kept.executor->fusedUpdatesLastStep(), layers);
+  EXPECT_EQ(kept.executor->gradientsLeftLastStep(), 0u);
+  EXPECT_EQ(plain.executor->fusedUpdatesLastStep(), 0u);
+  for (int layer = 0; layer < config.layers; ++layer) {
+    int w = 2 + 2 * layer, b = w + 1;
+    try {
+      fused.executor->gradient(w);
+      ADD_FAILURE() << "gradient(" << w << ") read a gradient never written";
+    } catch (const Error &e) {
+      EXPECT_NE(std::string(e.what()).find("was not kept"), std::string::npos)
+          << e.what();
+    }
+    for (int input : {w, b})
+      EXPECT_TRUE(std::equal(kept.executor->gradient(input),
+                             kept.executor->gradient(input) + config.features,
+                             plain.executor->gradient(input)))
+          << "input " << input;
+    EXPECT_TRUE(std::equal(fused.executor->gradient(b),
+                           fused.executor->gradient(b) + config.features,
+                           plain.executor->gradient(b)));
+  }
+}
+
 TEST(TrainingTest, PlanHasStashAndGradientPools) {
   TrainConfig config;
   config.stages = 4;

@@ -8,7 +8,8 @@
 // update armed for their result and parameter, every path of the product
 // (the packed kernel over one or two k blocks, the few-row kernel,
 // OpenBLAS) leaves the gradient as the plain product writes
-// it and the parameter (and momentum buffer) as OptimizerMath.h's
+// it (or, with grad_dead, the packed kernel over one block of k as it was)
+// and the parameter (and momentum buffer) as OptimizerMath.h's
 // sgdElement makes it from that gradient, bit for bit, for each form of
 // SGD; it reports non-finite gradient values; unarmed, or armed for another
 // parameter, it is the plain product.
@@ -17,6 +18,10 @@
 
 #include "FusedUpdate.h"
 #include "Kernels.h"
+#include "PackedGemm.h"
+#include "SmallGemm.h"
+
+#include <cblas.h>
 
 #include "pipewave-runtime/OptimizerMath.h"
 
@@ -27,6 +32,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -77,11 +83,20 @@ struct Shape {
   float beta;
 };
 
+// One OpenBLAS thread, as a rank runs (pipewave's kernels leave the
+// products to OpenBLAS when it runs more), while in scope.
+struct OneBlasThread {
+  int threads = openblas_get_num_threads();
+  OneBlasThread() { openblas_set_num_threads(1); }
+  ~OneBlasThread() { openblas_set_num_threads(threads); }
+};
+
 class FusedUpdateTest : public ::testing::TestWithParam<Shape> {};
 
 // C (m x n) = beta * C + A (m x k) * B (k x n), all row-major; then the
 // parameter P (m x n) by every form of SGD.
 TEST_P(FusedUpdateTest, ProductRunsTheUpdateOfOptimizerMath) {
+  OneBlasThread oneThread;
   const Shape shape = GetParam();
   const int64_t m = shape.m, n = shape.n, k = shape.k, count = m * n;
   std::mt19937 rng(static_cast<unsigned>(m * 131 + n * 7 + k));
@@ -99,29 +114,53 @@ TEST_P(FusedUpdateTest, ProductRunsTheUpdateOfOptimizerMath) {
     std::vector<float> wantP = p0, wantBuf = buf0;
     for (int64_t i = 0; i < count; ++i)
       wantP[i] = sgdElement(s, p0[i], grad[i], &wantBuf[i]);
-    std::vector<float> c = c0, p = p0, buf = buf0;
-    pw_fused_update u = armedFor(s, c.data(), p.data(), buf.data(), count);
-    pw_arm_updates(&u, 1);
-    pw_sgemm_update(shape.beta, a.data(), a.data(), 0, m, k, k, 1, b.data(),
-                    b.data(), 0, k, n, n, 1, c.data(), c.data(), 0, m, n, n, 1,
-                    p.data(), p.data(), 0, m, n, n, 1);
-    pw_arm_updates(nullptr, 0);
-    EXPECT_EQ(u.done, 1);
-    EXPECT_EQ(u.nonfinite, 0);
-    EXPECT_TRUE(sameBits(c, grad)) << "the gradient changed";
-    EXPECT_TRUE(sameBits(p, wantP))
-        << "decay " << s.decay << " momentum " << s.momentum << " nesterov "
-        << s.nesterov << " first " << s.first;
-    if (s.momentum)
-      EXPECT_TRUE(sameBits(buf, wantBuf));
-    else
-      EXPECT_TRUE(sameBits(buf, buf0));
+    // With grad_dead, the packed kernel over one block of k updates from
+    // its tiles and leaves the gradient as it was; every other path writes
+    // it as before.
+    bool direct = pw_packed_gemm_enabled() && openblas_get_num_threads() == 1 &&
+                  !pw_small_gemm_takes(m, n, k, 0, 0) &&
+                  pw_packed_gemm_takes(m, n, k, 0, 0) && k <= 256;
+    for (bool dead : {false, true}) {
+      std::vector<float> c = c0, p = p0, buf = buf0;
+      pw_fused_update u = armedFor(s, c.data(), p.data(), buf.data(), count);
+      u.grad_dead = dead;
+      pw_arm_updates(&u, 1);
+      pw_sgemm_update(shape.beta, a.data(), a.data(), 0, m, k, k, 1, b.data(),
+                      b.data(), 0, k, n, n, 1, c.data(), c.data(), 0, m, n, n,
+                      1, p.data(), p.data(), 0, m, n, n, 1);
+      pw_arm_updates(nullptr, 0);
+      EXPECT_EQ(u.done, 1);
+      EXPECT_EQ(u.nonfinite, 0);
+      bool left = dead && direct;
+      EXPECT_EQ(u.grad_left, left ? 1 : 0);
+      EXPECT_TRUE(sameBits(c, left ? c0 : grad))
+          << (left ? "the gradient was written" : "the gradient changed");
+      EXPECT_TRUE(sameBits(p, wantP))
+          << "decay " << s.decay << " momentum " << s.momentum << " nesterov "
+          << s.nesterov << " first " << s.first << " grad_dead " << dead;
+      if (s.momentum)
+        EXPECT_TRUE(sameBits(buf, wantBuf));
+      else
+        EXPECT_TRUE(sameBits(buf, buf0));
+    }
   }
+}
+
+// On a CPU with AVX-512 the cases above take the packed kernel's update
+// from its tiles: the MLP's weight gradient and a product with beta 1.
+TEST(FusedUpdateKernelTest, WeightGradientUpdatesFromItsTiles) {
+  if (!pw_packed_gemm_enabled())
+    GTEST_SKIP() << "the packed kernel needs AVX-512";
+  for (auto [m, n, k] : {std::tuple{512, 512, 256}, std::tuple{160, 256, 192}})
+    EXPECT_TRUE(!pw_small_gemm_takes(m, n, k, 0, 0) &&
+                pw_packed_gemm_takes(m, n, k, 0, 0))
+        << m << "x" << n << "x" << k;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     EveryKernel, FusedUpdateTest,
     ::testing::Values(Shape{512, 512, 256, 0.0f}, // packed, the MLP's dW
+                      Shape{160, 256, 192, 1.0f}, // packed, one block, beta 1
                       Shape{96, 128, 512, 1.0f},  // packed, two k blocks
                       Shape{32, 64, 200, 0.0f},   // few rows
                       Shape{300, 72, 16, 1.0f})); // OpenBLAS
@@ -158,23 +197,26 @@ TEST(FusedUpdateKernelTest, BatchedProductUpdatesEveryBatch) {
 // A NaN or an infinity in the gradient is reported; the update still runs
 // (the runtime stops before anything of the step is saved).
 TEST(FusedUpdateKernelTest, ReportsNonfiniteGradients) {
+  OneBlasThread oneThread;
   const int64_t m = 256, n = 256, k = 256, count = m * n;
   for (float bad : {std::numeric_limits<float>::quiet_NaN(),
-                    std::numeric_limits<float>::infinity()}) {
-    std::mt19937 rng(3);
-    std::vector<float> a = random(m * k, rng), b = random(k * n, rng);
-    a[(m - 1) * k + 5] = bad; // the last row's gradients
-    std::vector<float> c(count), p = random(count, rng);
-    pw_fused_update u = armedFor(sgd(false, false, false, false), c.data(),
-                                 p.data(), nullptr, count);
-    pw_arm_updates(&u, 1);
-    pw_sgemm_update(0.0f, a.data(), a.data(), 0, m, k, k, 1, b.data(), b.data(),
-                    0, k, n, n, 1, c.data(), c.data(), 0, m, n, n, 1, p.data(),
-                    p.data(), 0, m, n, n, 1);
-    pw_arm_updates(nullptr, 0);
-    EXPECT_EQ(u.done, 1);
-    EXPECT_EQ(u.nonfinite, 1) << bad;
-  }
+                    std::numeric_limits<float>::infinity()})
+    for (bool dead : {false, true}) {
+      std::mt19937 rng(3);
+      std::vector<float> a = random(m * k, rng), b = random(k * n, rng);
+      a[(m - 1) * k + 5] = bad; // the last row's gradients
+      std::vector<float> c(count), p = random(count, rng);
+      pw_fused_update u = armedFor(sgd(false, false, false, false), c.data(),
+                                   p.data(), nullptr, count);
+      u.grad_dead = dead; // the tiles' values, on the packed kernel
+      pw_arm_updates(&u, 1);
+      pw_sgemm_update(0.0f, a.data(), a.data(), 0, m, k, k, 1, b.data(),
+                      b.data(), 0, k, n, n, 1, c.data(), c.data(), 0, m, n, n,
+                      1, p.data(), p.data(), 0, m, n, n, 1);
+      pw_arm_updates(nullptr, 0);
+      EXPECT_EQ(u.done, 1);
+      EXPECT_EQ(u.nonfinite, 1) << bad << " grad_dead " << dead;
+    }
 }
 
 // Unarmed, armed for another parameter, or for a gradient of another size:

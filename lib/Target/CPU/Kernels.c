@@ -75,19 +75,22 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c,
       n < INT32_MAX && k < INT32_MAX) {
     int threads = openblas_get_num_threads();
     /* pipewave's kernels apply a bias, clamp or mask to each tile as they
-     * store it. An update goes over the whole product after it: in the
-     * tiles, its traffic slowed the product by about what it saved
-     * (docs/bench.md). */
+     * store it. An update goes over the whole product after it (in the
+     * tiles, with the gradient written too, its traffic slowed the product
+     * by about what it saved: docs/bench.md), except in the packed kernel
+     * when nothing reads the gradient afterwards: there it runs on each
+     * tile's values in place of writing the gradient (PackedGemm.c). */
     const pw_epilogue *inTiles = ep && !ep->update ? ep : NULL;
-    int done = pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
-                             tb == CblasTrans, ldb, beta, inTiles, c->data, ldc,
-                             threads) ||
-               pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+    int small = pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
                               tb == CblasTrans, ldb, beta, inTiles, c->data,
                               ldc, threads);
-    if (done && inTiles == ep)
+    if (small && inTiles == ep)
       return;
-    if (!done)
+    if (!small &&
+        pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+                       tb == CblasTrans, ldb, beta, ep, c->data, ldc, threads))
+      return;
+    if (!small)
       cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
                   (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
     if (ep && (ep->update || !pw_epilogue_apply_avx512(ep, c->data, m, n, ldc)))

@@ -221,11 +221,38 @@ static PW_AVX512 void pack(const float *src, int64_t ps, int64_t js, int64_t kc,
  * m x kKc floats, bp kKc x kNr (64-byte aligned). With ep (with a unit
  * column stride), each tile of the last block goes through it right after
  * its stores. */
-static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
-                                 const float *a, int64_t ars, int64_t acs,
-                                 const float *b, int64_t brs, int64_t bcs,
-                                 float beta, const pw_epilogue *ep, float *c,
-                                 int64_t ldc, float *ap, float *bp) {
+/* The gradient's values of a tile, t (mr x nc, row stride kNr: the
+ * product's terms): with beta, beta * G + t, as the tile would have stored
+ * into G; then the parameter's update from them (param: the tile's first
+ * element, row stride ps), G left as it is. */
+static PW_AVX512 void updateTile(pw_fused_update *u, float *t, int mr, int nc,
+                                 float beta, const float *g, int64_t ldg,
+                                 float *param, int64_t ps) {
+  if (beta != 0.0f) {
+    __m512 vbeta = _mm512_set1_ps(beta);
+    for (int r = 0; r < mr; ++r)
+      for (int j = 0; j < nc; j += 16) {
+        __mmask16 lanes = firstLanes(nc - j);
+        float *x = t + r * kNr + j;
+        _mm512_mask_storeu_ps(
+            x, lanes,
+            _mm512_fmadd_ps(vbeta,
+                            _mm512_maskz_loadu_ps(lanes, g + r * ldg + j),
+                            _mm512_maskz_loadu_ps(lanes, x)));
+      }
+  }
+  pw_update_rows(u, t, kNr, param, ps, mr, nc);
+}
+
+/* With `direct` (a weight gradient's armed update, one block of k), each
+ * tile lands in a buffer and updates its part of the parameter (param, row
+ * stride ps) from there: C, the gradient, is read (beta != 0) but not
+ * written. */
+static PW_AVX512 void
+packedGemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+           int64_t acs, const float *b, int64_t brs, int64_t bcs, float beta,
+           const pw_epilogue *ep, float *c, int64_t ldc, float *ap, float *bp,
+           pw_fused_update *direct, float *param, int64_t ps) {
   int64_t panels = (m + kMr - 1) / kMr, strips = (n + kNr - 1) / kNr;
   /* The first `extra` panels have one row more than the others. */
   int64_t rows = m / panels, extra = m % panels;
@@ -288,17 +315,26 @@ static PW_AVX512 void packedGemm(int64_t m, int64_t n, int64_t k,
           fetch.a = pw_share(stripA, q, panels);
         }
         fetch.aTwice = fetch.a.end - fetch.a.next > kc;
-        /* The next tile's C: below this one, or the first of the next
-         * strip. */
+        /* The next tile of what the tiles write (C, or the parameter):
+         * below this one, or the first of the next strip. */
         int64_t nextRows = q + 1 < panels ? PW_PANEL_ROWS(q + 1) : 0;
-        const float *nextC = c + (i0 + mr) * ldc + j0;
+        int64_t nextI = i0 + mr, nextJ = j0;
         if (q + 1 == panels && s + 1 < strips) {
           nextRows = PW_PANEL_ROWS(0);
-          nextC = c + j0 + kNr;
+          nextI = 0;
+          nextJ = j0 + kNr;
         }
-        fetch.c = pw_region(nextC, nextRows, kNr, ldc);
+        fetch.c = direct
+                      ? pw_region(param + nextI * ps + nextJ, nextRows, kNr, ps)
+                      : pw_region(c + nextI * ldc + nextJ, nextRows, kNr, ldc);
         float *out = c + i0 * ldc + j0;
-        if (nc == kNr) {
+        if (direct) {
+          float t[kMr * kNr] __attribute__((aligned(64)));
+          anyTile(mr, kc, panel, asrc, acs, bp,
+                  tilePacks && q == 0 ? bsrc : NULL, brs, 0.0f, t, kNr, &fetch);
+          updateTile(direct, t, mr, nc, blockBeta, out, ldc,
+                     param + i0 * ps + j0, ps);
+        } else if (nc == kNr) {
           /* The tile's mask (a forward's output, in L3 by now) reaches L2
            * while the tile computes. */
           if (blockEp && blockEp->mask)
@@ -369,13 +405,20 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
       pw_epilogue_apply(ep, c, m, n, ldc, 1);
     return 1;
   }
-  /* The tiles load 16 biases or mask values at a time: a strided one is
-   * applied after. */
-  int tileEp = ep && pw_epilogue_unit_columns(ep);
+  /* An update whose gradient nothing reads afterwards runs on the tiles'
+   * values when one block of k makes them whole; any other goes over C
+   * after the product. The tiles load 16 biases or mask values at a time:
+   * a strided one is applied after. */
+  pw_fused_update *direct =
+      ep && ep->update && ep->update->grad_dead && k <= kKc ? ep->update : NULL;
+  int tileEp = ep && !ep->update && pw_epilogue_unit_columns(ep);
   packedGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
              bTransposed ? 1 : ldb, bTransposed ? ldb : 1, beta,
-             tileEp ? ep : NULL, c, ldc, ap, bp);
-  if (ep && !tileEp)
+             tileEp ? ep : NULL, c, ldc, ap, bp, direct,
+             direct ? ep->param : NULL, direct ? ep->paramRs : 0);
+  if (direct)
+    direct->grad_left = 1;
+  else if (ep && !tileEp)
     pw_epilogue_apply(ep, c, m, n, ldc, 1);
   return 1;
 }

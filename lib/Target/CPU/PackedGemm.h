@@ -28,10 +28,13 @@ int pw_packed_gemm_takes(int64_t m, int64_t n, int64_t k, int bTransposed,
 /* C = beta * C + A * B, every matrix row-major as cblas_sgemm takes it: A
  * (m x k) stored transposed when aTransposed (A(i, p) = a[p * lda + i],
  * else a[i * lda + p]), likewise B (k x n), C with leading dimension ldc;
- * then, with ep, every element of C goes through it (Epilogue.h).
- * Returns 1 when done, 0 when the caller should call OpenBLAS instead: the
- * kernel is off, OpenBLAS runs more than one thread, the rule above does not
- * take the shape, or the packing buffer could not be allocated. */
+ * then, with ep, every element of C goes through it (Epilogue.h). An
+ * update (C the parameter's gradient) whose `grad_dead` is set runs on the
+ * tiles' values instead when k is at most one block (256): the parameter is
+ * updated and C left unwritten (`grad_left`). Returns 1 when done, 0 when the
+ * caller should call OpenBLAS instead: the kernel is off, OpenBLAS runs more
+ * than one thread, the rule above does not take the shape, or the packing
+ * buffer could not be allocated. */
 int pw_packed_gemm(int64_t m, int64_t n, int64_t k, const float *a,
                    int aTransposed, int64_t lda, const float *b,
                    int bTransposed, int64_t ldb, float beta,

@@ -95,6 +95,9 @@ struct TrainedParameter {
   /// update it ran.
   bool fusable = false;
   int fusedStep = 0;
+  /// The step whose update ran on the product's values and left `grad`
+  /// unwritten (pw_fused_update's grad_left), if any.
+  int gradLeftStep = 0;
 };
 
 class Executor {
@@ -161,6 +164,9 @@ public:
   /// How many trained parameters' updates the last step ran in the
   /// products of their gradients (ExecutorFused.cpp).
   size_t fusedUpdatesLastStep() const;
+  /// How many of those ran on the product's values and left the gradient
+  /// unwritten (keepGradients()).
+  size_t gradientsLeftLastStep() const;
 
   /// Whether useGraphs() accepted.
   bool usesGraphs() const { return graphs; }
@@ -188,8 +194,14 @@ public:
   }
   /// The gradient accumulator of trained parameter `input` after the last
   /// step, readable on the host (a host copy unless the device shares host
-  /// memory, valid until the next call), or nullptr.
+  /// memory, valid until the next call), or nullptr. Throws Error when the
+  /// last step's update ran on the product's values without writing it
+  /// (keepGradients() prevents that).
   const float *gradient(int input) const;
+  /// Whether every step writes the gradient accumulators in full, for
+  /// gradient(). Off (the default): a product that runs its parameter's SGD
+  /// update (model.h's pw_fused_update) may leave the gradient unwritten.
+  void keepGradients(bool keep) { keepGrads = keep; }
 
   /// Copies the live parameters into the caller's host buffers (the inputs
   /// given to the constructor); nothing to do when the device shares host
@@ -328,6 +340,7 @@ private:
   /// the updates armed for the action running now.
   std::vector<int> fuseAt;
   bool fuseThisStep = false;
+  bool keepGrads = false;
   std::vector<pw_fused_update> fusedUpdates;
   std::vector<int> fusedParameters; ///< index into `trained`, per update
   void planFusedUpdates();

@@ -67,7 +67,7 @@
 extern "C" {
 #endif
 
-#define PW_MODEL_ABI_VERSION 8
+#define PW_MODEL_ABI_VERSION 9
 
 /* Element types. */
 typedef enum pw_dtype {
@@ -248,7 +248,10 @@ typedef struct pw_rank_program {
  * result is `grad` (count floats) and whose parameter is `param` updates
  * every element with OptimizerMath.h's sgdElement, the same operations in
  * the same order, and sets `done`; `nonfinite` when a gradient value it
- * read was infinite or NaN. */
+ * read was infinite or NaN. With `grad_dead` (ABI 9: nothing reads the
+ * gradient after the update), a product may update the parameter from
+ * its tiles' values without writing them to `grad`, and then sets
+ * `grad_left`. */
 typedef struct pw_fused_update {
   float *grad;
   float *param;
@@ -263,6 +266,8 @@ typedef struct pw_fused_update {
   int32_t first;     /* the momentum buffer starts as the gradient */
   int32_t done;      /* set by the product */
   int32_t nonfinite; /* set by the product */
+  int32_t grad_dead; /* the gradient may be left unwritten */
+  int32_t grad_left; /* set by the product: it was */
 } pw_fused_update;
 
 /* Makes `updates` (count entries; NULL, 0: none) the updates the calling

@@ -14,11 +14,11 @@
 // The same model for the CPU keeps device 0.
 // RUN: pipewave-compile %pipewave_src/examples/mlp.mlir --stages 2 --microbatches 2 --emit=llvm -o - | FileCheck %s --check-prefix=CPU
 
-// LLVM: @__pw_model = internal constant %struct.pw_model { i32 8, {{.*}}, i32 1, ptr {{.*}}, ptr null }
+// LLVM: @__pw_model = internal constant %struct.pw_model { i32 9, {{.*}}, i32 1, ptr {{.*}}, ptr null }
 // LLVM: define {{.*}}void @pw_stage0_forward(ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
 // SYMS-DAG: T pw_runtime_cuda_device
 // SYMS-DAG: U pw_cuda_launch
 // SYMS-DAG: U pw_cuda_sgemm
 // RANKS: 1
 // HOST: pipewave: PW_DEVICE='host': this binary was compiled with --target cuda, its stage code runs on the 'cuda' device only
-// CPU: @__pw_model = internal constant %struct.pw_model { i32 8, {{.*}}, i32 0, ptr {{.*}}, ptr null }
+// CPU: @__pw_model = internal constant %struct.pw_model { i32 9, {{.*}}, i32 0, ptr {{.*}}, ptr null }

@@ -74,7 +74,7 @@
 // DESC: @__pw_grad_accumulates.[[S1ACC:[0-9]+]] = {{.*}} [2 x i32] [i32 3, i32 0]
 // DESC: @__pw_stages.{{[0-9]+}} = {{.*}} [2 x %struct.pw_stage] [%struct.pw_stage { i32 2, {{.*}}, ptr @pw_stage0_forward, i32 1, ptr @__pw_stash.[[S0STASH]], ptr @__pw_result_has_grad.[[S0HAS]], i32 1, ptr @__pw_grad_args.[[S0GRAD]], ptr @pw_stage0_backward, ptr @pw_stage0_backward_input, ptr @pw_stage0_backward_weight, i32 3, ptr @__pw_wstash.[[S0W]], ptr @__pw_wstash_source.[[S0WS]], i32 0, ptr null, i64 128, i64 64, i64 0, i64 64, ptr @pw_stage0_backward_acc, ptr @pw_stage0_backward_weight_acc, ptr @__pw_grad_accumulates.[[S0ACC]], i64 64, i64 64 }, %struct.pw_stage { i32 3, {{.*}}, ptr @pw_stage1_forward, i32 1, ptr @{{.*}}, ptr @{{.*}}, i32 2, ptr @__pw_grad_args.[[S1GRAD]], ptr @pw_stage1_backward, ptr @pw_stage1_backward_input, ptr @pw_stage1_backward_weight, i32 2, ptr @__pw_wstash.[[S1W]], ptr @__pw_wstash_source.[[S1WS]], i32 0, ptr null, i64 192, i64 128, i64 128, i64 0, ptr @pw_stage1_backward_acc, ptr @pw_stage1_backward_weight_acc, ptr @__pw_grad_accumulates.[[S1ACC]], i64 128, i64 0 }]
 // The model is not forward-only (the seventh field).
-// DESC: @__pw_model = internal constant %struct.pw_model { i32 8, ptr @{{.*}}, ptr @{{.*}}, i32 2, i32 2, i32 2, i32 0,
+// DESC: @__pw_model = internal constant %struct.pw_model { i32 9, ptr @{{.*}}, ptr @{{.*}}, i32 2, i32 2, i32 2, i32 0,
 // DESC: define void @pw_stage0_backward_input(ptr %0, ptr %1)
 // DESC: define void @pw_stage1_backward_weight(ptr %0, ptr %1)
 
