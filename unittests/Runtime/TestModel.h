@@ -183,6 +183,15 @@ struct TrainConfig {
 /// Calls of the accumulating variants in this thread so far.
 int accumulatingCalls();
 
+/// TrainConfig::fusedUpdates (TrainModelFused.cpp): the model's
+/// arm_updates, and what the whole backward does with weight `w`'s gradient
+/// `dw` (count floats) and its result buffer `out`: writes it, and with an
+/// update armed for both runs it with sgdElement after the backward's last
+/// read of `w`, leaving `out` as it was where the update's grad_dead
+/// allows.
+void trainArmUpdates(pw_fused_update *updates, int32_t count);
+void trainWeightResult(const float *dw, float *out, const float *w, int count);
+
 /// The program a training config describes.
 schedule::Program buildTrainProgram(const TrainConfig &config);
 

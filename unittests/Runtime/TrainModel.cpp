@@ -12,8 +12,6 @@
 
 #include "TestModel.h"
 
-#include "pipewave-runtime/OptimizerMath.h"
-
 #include "pipewave/Schedule/Generate.h"
 
 #include <algorithm>
@@ -163,47 +161,6 @@ void weightGradients(const float *dz, const float *h, float *dw, float *db) {
 thread_local std::vector<float> gDy, gDz;
 thread_local std::vector<std::vector<float>> gDw;
 
-// The updates the runtime armed (TrainConfig::fusedUpdates).
-thread_local pw_fused_update *gArmed = nullptr;
-thread_local int32_t gArmedCount = 0;
-
-void armUpdates(pw_fused_update *updates, int32_t count) {
-  gArmed = updates;
-  gArmedCount = count;
-}
-
-/// The weight gradient `dw` of weight `w`: written to `out`, and with an
-/// update armed for both, the update run from it as a product would (its
-/// sgdElement), `out` left as it was where grad_dead allows.
-void weightResult(const float *dw, float *out, const float *w) {
-  pw_fused_update *u = nullptr;
-  for (int32_t i = 0; i < gArmedCount; ++i)
-    if (gArmed[i].grad == out && gArmed[i].param == w && !gArmed[i].done)
-      u = &gArmed[i];
-  if (!u || !u->grad_dead)
-    std::copy(dw, dw + tFeatures, out);
-  if (!u)
-    return;
-  SgdScalars s;
-  s.wd = u->weight_decay;
-  s.mu = u->momentum;
-  s.keep = u->keep;
-  s.negLr = u->neg_lr;
-  s.decay = u->decay;
-  s.momentum = u->momentum_buffer != nullptr;
-  s.nesterov = u->nesterov;
-  s.first = u->first;
-  for (int f = 0; f < tFeatures; ++f) {
-    if (!std::isfinite(dw[f]))
-      u->nonfinite = 1;
-    u->param[f] =
-        sgdElement(s, u->param[f], dw[f],
-                   u->momentum_buffer ? &u->momentum_buffer[f] : nullptr);
-  }
-  u->done = 1;
-  u->grad_left = u->grad_dead;
-}
-
 /// backward(args..., stash..., d_res...) -> grad_args in ascending order:
 /// stage 0 (dw0, db0, dw1, db1, ...), stage s > 0 (dw0, dh, db0, dw1, ...).
 void trainBackward(int s, void *const *args, void *const *results) {
@@ -219,9 +176,10 @@ void trainBackward(int s, void *const *args, void *const *results) {
   // The weights' results after their last read (dy = dz * w), where
   // pipe-fuse-updates puts a product that updates its parameter.
   for (int j = 0; j < tLayersPerStage; ++j)
-    weightResult(gDw[j].data(),
-                 static_cast<float *>(results[j == 0 ? 0 : 2 * j + offset]),
-                 arg(args, layoutOf(s).w[j]));
+    trainWeightResult(
+        gDw[j].data(),
+        static_cast<float *>(results[j == 0 ? 0 : 2 * j + offset]),
+        arg(args, layoutOf(s).w[j]), tFeatures);
   if (s > 0)
     std::copy(gDy.begin(), gDy.end(), static_cast<float *>(results[1]));
 }
@@ -573,7 +531,7 @@ TrainModel::TrainModel(const TrainConfig &config)
 
   model.abi_version = PW_MODEL_ABI_VERSION;
   model.name = "train";
-  model.arm_updates = cfg.fusedUpdates ? armUpdates : nullptr;
+  model.arm_updates = cfg.fusedUpdates ? trainArmUpdates : nullptr;
   names.push_back(prog.schedule);
   model.schedule = names.back().c_str();
   model.num_stages = S;

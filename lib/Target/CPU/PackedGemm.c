@@ -52,7 +52,7 @@ enum { kPackB = 1, kPackA = 2 };
  * block, the next tile of C. */
 typedef struct Prefetch {
   pw_lines b, a, c;
-  int aTwice; /* two lines of a a step: more lines than steps */
+  int aTwice; /* two lines of `a` a step: more lines than the tile steps */
 } Prefetch;
 
 PW_INLINE __mmask16 firstLanes(int64_t count) {
