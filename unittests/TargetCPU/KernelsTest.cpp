@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "GemmScratch.h"
 #include "PackedGemm.h"
 #include "SmallGemm.h"
 
@@ -157,6 +158,27 @@ INSTANTIATE_TEST_SUITE_P(
     AllLayouts, GemmLayouts,
     ::testing::Combine(::testing::Bool(), ::testing::Bool(),
                        ::testing::Values(0.0f, 1.0f, 0.5f)));
+
+// The few-row kernel fetches a weight ahead unless the thread read it so
+// recently that it is still in L2: under 1 MiB of product traffic between
+// the end of the last read and the start of this one.
+TEST(SmallGemm, TellsAWeightStillInL2) {
+  static const float w[4] = {}, other[9][4] = {};
+  auto read = [](const void *b, uint64_t bytes) {
+    pw_gemm_traffic_add(bytes);
+    return pw_gemm_recently_read(b, bytes);
+  };
+  EXPECT_FALSE(read(w, 1 << 20));     // never read here
+  EXPECT_TRUE(read(w, 1 << 20));      // right after itself
+  pw_gemm_traffic_add((1 << 20) - 1); // another product, under 1 MiB
+  EXPECT_TRUE(read(w, 1 << 20));
+  pw_gemm_traffic_add(1 << 20); // 1 MiB since: out of L2, likely
+  EXPECT_FALSE(read(w, 1 << 20));
+  // Eight other operands push it out of the table.
+  for (const auto &o : other)
+    read(o, 16);
+  EXPECT_FALSE(read(w, 16));
+}
 
 TEST(SmallGemm, LeavesTheRestToOpenBlas) {
   // More than one OpenBLAS thread: OpenBLAS splits the product.

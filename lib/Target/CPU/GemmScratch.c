@@ -23,3 +23,30 @@ float *pw_gemm_scratch(size_t floats) {
   scratchFloats = bytes / sizeof(float);
   return scratch;
 }
+
+static _Thread_local uint64_t traffic;
+
+uint64_t pw_gemm_traffic(void) { return traffic; }
+
+void pw_gemm_traffic_add(uint64_t bytes) { traffic += bytes; }
+
+enum { kRecent = 8 };
+static _Thread_local struct {
+  const void *b;
+  uint64_t after; /* the clock at the end of the product that read it */
+} recent[kRecent];
+static _Thread_local int recentNext;
+
+int pw_gemm_recently_read(const void *b, uint64_t productBytes) {
+  uint64_t start = traffic >= productBytes ? traffic - productBytes : 0;
+  for (int i = 0; i < kRecent; ++i)
+    if (recent[i].b == b) {
+      int warm = start - recent[i].after < (1u << 20);
+      recent[i].after = traffic;
+      return warm;
+    }
+  recent[recentNext].b = b;
+  recent[recentNext].after = traffic;
+  recentNext = (recentNext + 1) % kRecent;
+  return 0;
+}

@@ -8,6 +8,7 @@
 #define PIPEWAVE_TARGET_CPU_GEMMSCRATCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,6 +20,19 @@ extern "C" {
  * kernels (SmallGemm.c, PackedGemm.c) never hold it across a call of the
  * other. */
 float *pw_gemm_scratch(size_t floats);
+
+/* The bytes of operands the calling thread's products have read and
+ * written so far (each kernel adds its product's as it starts, Kernels.c
+ * OpenBLAS's): a clock for how recently a product last read an operand. */
+uint64_t pw_gemm_traffic(void);
+void pw_gemm_traffic_add(uint64_t bytes);
+
+/* Whether the calling thread read `b` in a product so recently that it is
+ * likely still in a 2 MiB L2: less than 1 MiB of operands between the end
+ * of that product and the start of this one, whose own `productBytes` the
+ * clock already counts. Remembers the last 8 operands it was asked about,
+ * and records this read. */
+int pw_gemm_recently_read(const void *b, uint64_t productBytes);
 
 #ifdef __cplusplus
 }

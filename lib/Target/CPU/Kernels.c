@@ -31,6 +31,7 @@
 
 #include "Kernels.h"
 #include "FusedUpdate.h"
+#include "GemmScratch.h"
 #include "PackedGemm.h"
 #include "SmallGemm.h"
 
@@ -90,9 +91,12 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c,
         pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
                        tb == CblasTrans, ldb, beta, ep, c->data, ldc, threads))
       return;
-    if (!small)
+    if (!small) {
+      /* pipewave's kernels count their own (GemmScratch.h). */
+      pw_gemm_traffic_add((uint64_t)(m * k + k * n + m * n) * sizeof(float));
       cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
                   (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
+    }
     if (ep && (ep->update || !pw_epilogue_apply_avx512(ep, c->data, m, n, ldc)))
       pw_epilogue_apply(ep, c->data, m, n, ldc, 1);
     return;

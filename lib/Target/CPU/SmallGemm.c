@@ -182,13 +182,14 @@ static PW_AVX512 void broadcastGemm(int64_t m, int64_t n, int64_t k,
                                     const float *a, int64_t ars, int64_t acs,
                                     const float *b, int64_t ldb, float beta,
                                     const pw_epilogue *ep, float *c,
-                                    int64_t ldc) {
+                                    int64_t ldc, int cold) {
   int64_t tiles = (m + kMr - 1) / kMr;
-  /* Operands of 512 KiB or more are fetched ahead: smaller ones mostly
-   * stay in a 2 MiB L2 from an earlier product, where fetching them again
-   * costs a product that reads a few rows up to 8% (docs/bench.md). */
-  int largeB = k * n >= 128 * 1024;
-  int largeA = m * (k < kKc ? k : kKc) >= 128 * 1024;
+  /* Operands of 512 KiB or more are fetched ahead unless the weight is
+   * known to be in L2 (`cold` 0): smaller ones mostly stay in a 2 MiB L2
+   * from an earlier product, and fetching what is there costs a product of
+   * a few rows up to 12% (docs/bench.md). */
+  int largeB = cold && k * n >= 128 * 1024;
+  int largeA = cold && m * (k < kKc ? k : kKc) >= 128 * 1024;
   for (int64_t p0 = 0; p0 < k; p0 += kKc) {
     int64_t kc = k - p0 < kKc ? k - p0 : kKc;
     int64_t kn = k - p0 - kc < kKc ? k - p0 - kc : kKc; /* the next block */
@@ -281,13 +282,13 @@ static PW_AVX512 int transposedGemm(int64_t m, int64_t n, int64_t k,
                                     const float *a, int64_t lda, const float *b,
                                     int64_t ldb, float beta,
                                     const pw_epilogue *ep, float *c,
-                                    int64_t ldc) {
+                                    int64_t ldc, int cold) {
   float *at = pw_gemm_scratch((size_t)(k * m + n * m));
   if (!at)
     return 0;
   float *t = at + k * m;
   transposeInto(a, lda, m, k, 0.0f, NULL, at, m);
-  broadcastGemm(n, m, k, b, ldb, 1, at, m, 0.0f, NULL, t, m);
+  broadcastGemm(n, m, k, b, ldb, 1, at, m, 0.0f, NULL, t, m, cold);
   transposeInto(t, m, n, m, beta, ep, c, ldc);
   return 1;
 }
@@ -337,10 +338,15 @@ int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a,
   /* The tiles load 16 biases or mask values at a time: a strided one is
    * applied after. */
   const pw_epilogue *tileEp = ep && pw_epilogue_unit_columns(ep) ? ep : NULL;
+  /* The weight (B) is fetched ahead unless this thread read it so recently
+   * that it is still in L2 (a stage of one layer, say). */
+  uint64_t bytes = (uint64_t)(m * k + k * n + m * n) * sizeof(float);
+  pw_gemm_traffic_add(bytes);
+  int cold = !pw_gemm_recently_read(b, bytes);
   if (!bTransposed)
     broadcastGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
-                  ldb, beta, tileEp, c, ldc);
-  else if (!transposedGemm(m, n, k, a, lda, b, ldb, beta, tileEp, c, ldc))
+                  ldb, beta, tileEp, c, ldc, cold);
+  else if (!transposedGemm(m, n, k, a, lda, b, ldb, beta, tileEp, c, ldc, cold))
     return 0;
   if (ep && !tileEp)
     pw_epilogue_apply(ep, c, m, n, ldc, 1);
