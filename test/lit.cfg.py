@@ -55,23 +55,25 @@ config.substitutions.append(
 if not os.path.exists("/dev/nvidiactl"):
     config.available_features.add("no-gpu")
 
+
+def read_text(path):
+    """The file's text, or "" when it cannot be read."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 # A CPU with AVX-512: pipewave's own GEMM kernels run (lib/Target/CPU),
 # else OpenBLAS takes every product.
-try:
-    with open("/proc/cpuinfo") as f:
-        if " avx512f" in f.read():
-            config.available_features.add("avx512")
-except OSError:
-    pass
+if " avx512f" in read_text("/proc/cpuinfo"):
+    config.available_features.add("avx512")
 
 # Transparent huge pages given only where a process asks (madvise): the
 # runtime's buffers (HostBufferPool.h) get them, and nothing else does.
-try:
-    with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
-        if "[madvise]" in f.read():
-            config.available_features.add("thp-madvise")
-except OSError:
-    pass
+if "[madvise]" in read_text("/sys/kernel/mm/transparent_hugepage/enabled"):
+    config.available_features.add("thp-madvise")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 # Tests see no calibration the user cached (pipewave-calibrate): the CPU

@@ -26,9 +26,13 @@ float *pw_gemm_scratch(size_t floats) {
 
 static _Thread_local uint64_t traffic;
 
-uint64_t pw_gemm_traffic(void) { return traffic; }
-
 void pw_gemm_traffic_add(uint64_t bytes) { traffic += bytes; }
+
+uint64_t pw_gemm_count_product(int64_t m, int64_t n, int64_t k) {
+  uint64_t bytes = (uint64_t)(m * k + k * n + m * n) * sizeof(float);
+  traffic += bytes;
+  return bytes;
+}
 
 enum { kRecent = 8 };
 static _Thread_local struct {

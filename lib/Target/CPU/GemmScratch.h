@@ -21,11 +21,13 @@ extern "C" {
  * other. */
 float *pw_gemm_scratch(size_t floats);
 
-/* The bytes of operands the calling thread's products have read and
- * written so far (each kernel adds its product's as it starts, Kernels.c
- * OpenBLAS's): a clock for how recently a product last read an operand. */
-uint64_t pw_gemm_traffic(void);
+/* The calling thread's clock of the bytes of operands its products have
+ * read and written so far, for how recently a product last read an
+ * operand: pw_gemm_traffic_add advances it; each kernel counts its product
+ * as it starts (pw_gemm_count_product: A, B and C of an m x n x k product,
+ * returned), Kernels.c OpenBLAS's. */
 void pw_gemm_traffic_add(uint64_t bytes);
+uint64_t pw_gemm_count_product(int64_t m, int64_t n, int64_t k);
 
 /* Whether the calling thread read `b` in a product so recently that it is
  * likely still in a 2 MiB L2: less than 1 MiB of operands between the end

@@ -81,22 +81,20 @@ static void gemm(float beta, const pw_mat *a, const pw_mat *b, pw_mat *c,
      * by about what it saved: docs/bench.md), except in the packed kernel
      * when nothing reads the gradient afterwards: there it runs on each
      * tile's values in place of writing the gradient (PackedGemm.c). */
-    const pw_epilogue *inTiles = ep && !ep->update ? ep : NULL;
-    int small = pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
-                              tb == CblasTrans, ldb, beta, inTiles, c->data,
-                              ldc, threads);
-    if (small && inTiles == ep)
+    if (pw_small_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+                      tb == CblasTrans, ldb, beta,
+                      ep && !ep->update ? ep : NULL, c->data, ldc, threads)) {
+      if (ep && ep->update)
+        pw_epilogue_apply(ep, c->data, m, n, ldc, 1);
       return;
-    if (!small &&
-        pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
+    }
+    if (pw_packed_gemm(m, n, k, a->data, ta == CblasTrans, lda, b->data,
                        tb == CblasTrans, ldb, beta, ep, c->data, ldc, threads))
       return;
-    if (!small) {
-      /* pipewave's kernels count their own (GemmScratch.h). */
-      pw_gemm_traffic_add((uint64_t)(m * k + k * n + m * n) * sizeof(float));
-      cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
-                  (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
-    }
+    /* pipewave's kernels count their own products (GemmScratch.h). */
+    pw_gemm_count_product(m, n, k);
+    cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, a->data,
+                (int)lda, b->data, (int)ldb, beta, c->data, (int)ldc);
     if (ep && (ep->update || !pw_epilogue_apply_avx512(ep, c->data, m, n, ldc)))
       pw_epilogue_apply(ep, c->data, m, n, ldc, 1);
     return;

@@ -391,7 +391,7 @@ int pw_packed_gemm_any_shape(int64_t m, int64_t n, int64_t k, const float *a,
   if (m <= 0 || n <= 0)
     return 1;
   /* The few-row kernel's clock (GemmScratch.h). */
-  pw_gemm_traffic_add((uint64_t)(m * k + k * n + m * n) * sizeof(float));
+  pw_gemm_count_product(m, n, k);
   int64_t kc = k < kKc ? k : kKc;
   /* The A panels, then the B strip on the next 64-byte boundary. */
   float *ap = pw_gemm_scratch((size_t)(m * kc + kc * kNr + 16));

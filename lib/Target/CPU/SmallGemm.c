@@ -24,8 +24,10 @@
  *    hardware prefetcher stops. The tiles of a strip therefore fetch the
  *    next strip into L2 between them, and with a transposed B the tiles of
  *    the first strip each fetch the next panel of the weight
- *    (GemmPrefetch.h): 0.76-0.81 of the time of a 32x512x512 forward, 0.89
- *    of its input gradient, with eight weights in turn (docs/bench.md).
+ *    (GemmPrefetch.h): 0.73-0.84 of the time of a 32x512x512 forward,
+ *    0.87-0.97 of its input gradient, with eight weights in turn
+ *    (docs/bench.md); not a weight the thread read so recently that it is
+ *    still in L2 (GemmScratch.h).
  *
  * The scratch buffers are per thread and only grow, so a pipeline's steady
  * state allocates nothing. pw_small_gemm returns 0 for a product it does not
@@ -340,9 +342,7 @@ int pw_small_gemm(int64_t m, int64_t n, int64_t k, const float *a,
   const pw_epilogue *tileEp = ep && pw_epilogue_unit_columns(ep) ? ep : NULL;
   /* The weight (B) is fetched ahead unless this thread read it so recently
    * that it is still in L2 (a stage of one layer, say). */
-  uint64_t bytes = (uint64_t)(m * k + k * n + m * n) * sizeof(float);
-  pw_gemm_traffic_add(bytes);
-  int cold = !pw_gemm_recently_read(b, bytes);
+  int cold = !pw_gemm_recently_read(b, pw_gemm_count_product(m, n, k));
   if (!bTransposed)
     broadcastGemm(m, n, k, a, aTransposed ? 1 : lda, aTransposed ? lda : 1, b,
                   ldb, beta, tileEp, c, ldc, cold);
