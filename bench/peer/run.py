@@ -29,10 +29,13 @@ medians within each pair, and their median over the rounds.
 For the 2-rank 1F1B MLP it also prints the ideal step: the step's matmul
 FLOPs (forward, and backward without the input gradient of the first layer)
 split over 2 ranks at a single-core sgemm rate measured in this run
-(torch.mm on one thread, 256x512x512, best of 20), times (M + S - 1) / M for
-the pipeline bubble. For the 1-rank full-batch MLP it prints the same FLOPs
-on one core against both frameworks' median steps: how far each is from the
-GEMM rate, which bounds the ratio the two can reach.
+(torch.mm on one thread, 256x512x512, best of 20; and OpenBLAS's), times
+(M + S - 1) / M for the pipeline bubble. The rates are measured at the
+start and after every configuration, and the ideals use the highest: a
+rate measured while the machine runs slow would flatter both frameworks.
+For the 1-rank full-batch MLP it prints the same FLOPs on one core against
+both frameworks' median steps: how far each is from the GEMM rate, which
+bounds the ratio the two can reach.
 
 PyTorch comes from a virtual environment: --venv DIR is used if it has torch,
 else created there (python3 -m venv; pip install torch); without --venv one
@@ -418,6 +421,72 @@ def trace_ratio(path):
     return statistics.median(fwd), statistics.median(bwd)
 
 
+class Rates:
+    """Single-core sgemm rates measured through the run (torch.mm and the
+    OpenBLAS pipewave's ranks load). The machine may run slow for seconds at
+    a time; the ideal steps use the highest rate seen, the core's speed
+    outside such spells, so a spell during one measurement cannot make
+    either framework look closer to the ideal than it is."""
+
+    def __init__(self, py):
+        self.py = py
+        self.seen = {"torch.mm": [], "OpenBLAS": []}
+        self.core, self.coretype, self.why = None, None, None
+
+    def measure(self):
+        self.seen["torch.mm"].append(sgemm_rate(self.py))
+        if self.core is None:
+            rate, core = openblas_rate()
+            forced = os.environ.get("OPENBLAS_CORETYPE")
+            self.why = ("as OPENBLAS_CORETYPE=%s says" % forced if forced
+                        else "OpenBLAS's choice for this CPU")
+            if rate and not forced and runtime_core(core) != core:
+                # pipewave's ranks do not run these (runtime_core).
+                self.coretype = runtime_core(core)
+                self.why = ("pipewave's ranks' choice: OpenBLAS does not "
+                            "know this CPU and chose %s" % core)
+                rate, core = openblas_rate(self.coretype)
+            self.core = core or ""
+        else:
+            rate = openblas_rate(self.coretype)[0] if self.core else None
+        if rate:
+            self.seen["OpenBLAS"].append(rate)
+
+    def lines(self):
+        return ["sgemm rates measured through the run (GFLOP/s; the ideals "
+                "use the highest): %s %s" % (name, " ".join(
+                    "%.1f" % r for r in seen))
+                for name, seen in self.seen.items() if seen]
+
+
+def ideal_lines(rates, full_batch, pipelined):
+    """The MLP's ideal steps at the highest sgemm rates seen: the 1-rank
+    full batch against both frameworks' medians, the 2-rank 1F1B step
+    against pipewave's."""
+    widths, batch, layers = 512, 256, 8
+    flops = 2 * batch * widths * widths * (3 * layers - 1)
+    out = rates.lines()
+    for name, seen in rates.seen.items():
+        if not seen:
+            continue
+        r = max(seen)
+        if full_batch:
+            # One rank, no pipeline: the matmuls alone bound both steps.
+            pw, pt = full_batch
+            ideal = flops / (r * 1e9) * 1e3
+            out.append("ideal 1-rank full-batch step at %s's %.1f GFLOP/s: "
+                       "%.1f ms; pipewave median %.1f ms = %.2f x ideal, "
+                       "PyTorch median %.1f ms = %.2f x ideal"
+                       % (name, r, ideal, pw, pw / ideal, pt, pt / ideal))
+        if pipelined:
+            m, pw = pipelined
+            ideal = flops / 2 / (r * 1e9) * (m + 1) / m * 1e3
+            out.append("ideal 2-rank 1F1B step at %s's %.1f GFLOP/s: %.1f "
+                       "ms; pipewave median %.1f ms = %.2f x ideal"
+                       % (name, r, ideal, pw, pw / ideal))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", help="pipewave build directory")
@@ -451,23 +520,15 @@ def main():
     print("PyTorch %s; pipewave --matmul=%s; steps per run %d (step 1 left "
           "out), %d rounds ABAB" % (torch_version, opts.matmul, opts.steps,
                                     opts.rounds), flush=True)
-    rate = sgemm_rate(py)
+    rates = Rates(py)
+    rates.measure()
     print("single-core sgemm (torch.mm 256x512x512, best of 20): "
-          "%.1f GFLOP/s" % rate, flush=True)
-    blas_rate, core = openblas_rate()
-    forced = os.environ.get("OPENBLAS_CORETYPE")
-    why = ("as OPENBLAS_CORETYPE=%s says" % forced if forced
-           else "OpenBLAS's choice for this CPU")
-    if blas_rate and not forced and runtime_core(core) != core:
-        # pipewave's ranks do not run these (runtime_core): measure theirs.
-        own = core
-        blas_rate, core = openblas_rate(runtime_core(own))
-        why = ("pipewave's ranks' choice: OpenBLAS does not know this CPU "
-               "and chose %s" % own)
-    if blas_rate:
+          "%.1f GFLOP/s" % rates.seen["torch.mm"][-1], flush=True)
+    if rates.seen["OpenBLAS"]:
         print("single-core sgemm (OpenBLAS cblas_sgemm 256x512x512, best of "
               "20): %.1f GFLOP/s, kernels %s (%s)"
-              % (blas_rate, core, why), flush=True)
+              % (rates.seen["OpenBLAS"][-1], rates.core, rates.why),
+              flush=True)
 
     for model in ([opts.only] if opts.only else list(WORKLOADS)):
         work = os.path.join(tmp, model)
@@ -488,7 +549,7 @@ def main():
               "PyTorch median / min (ms) | pipewave / PyTorch (median of "
               "rounds) | losses (5 steps) |")
         print("|---|---|---|---|---|", flush=True)
-        after = []
+        after, full_batch, pipelined = [], None, None
         for name, ranks, m, schedule in CONFIGS:
             m = m or WORKLOADS[model]
             exe = os.path.join(work, "pw-%d-%d-%s" % (ranks, m, schedule))
@@ -511,33 +572,17 @@ def main():
                      statistics.median(ratios),
                      " ".join("%.2f" % r for r in ratios), agree),
                   flush=True)
-            widths, batch, layers = 512, 256, 8
-            flops = 2 * batch * widths * widths * (3 * layers - 1)
+            if model == "mlp":
+                rates.measure()
             if model == "mlp" and ranks == 1 and m == 1:
-                # One rank, no pipeline: the matmuls alone at the measured
-                # rates bound both frameworks' step.
-                pw = statistics.median(summary(r)[0] for r in pw_runs)
-                pt = statistics.median(summary(r)[0] for r in pt_runs)
-                for name, r in (("torch.mm", rate), ("OpenBLAS", blas_rate)):
-                    if not r:
-                        continue
-                    ideal = flops / (r * 1e9) * 1e3
-                    after.append(
-                        "ideal 1-rank full-batch step at %s's %.1f GFLOP/s: "
-                        "%.1f ms; pipewave median %.1f ms = %.2f x ideal, "
-                        "PyTorch median %.1f ms = %.2f x ideal"
-                        % (name, r, ideal, pw, pw / ideal, pt, pt / ideal))
+                full_batch = (
+                    statistics.median(summary(r)[0] for r in pw_runs),
+                    statistics.median(summary(r)[0] for r in pt_runs))
             if model == "mlp" and ranks == 2 and schedule == "1f1b":
-                best = statistics.median(summary(r)[0] for r in pw_runs)
-                # At the faster of the two measured sgemm rates.
-                for name, r in (("torch.mm", rate), ("OpenBLAS", blas_rate)):
-                    if not r:
-                        continue
-                    ideal = flops / 2 / (r * 1e9) * (m + 1) / m * 1e3
-                    after.append("ideal 2-rank 1F1B step at %s's %.1f "
-                                 "GFLOP/s: %.1f ms; pipewave median %.1f ms "
-                                 "= %.2f x ideal"
-                                 % (name, r, ideal, best, best / ideal))
+                pipelined = (m, statistics.median(summary(r)[0]
+                                                  for r in pw_runs))
+        if model == "mlp":
+            after = ideal_lines(rates, full_batch, pipelined)
         # The ideal steps, after the table.
         for line in after:
             print("\n" + line, flush=True)
