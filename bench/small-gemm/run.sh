@@ -26,16 +26,7 @@ reps=${1:-200}
 [ $# -gt 0 ] && shift
 [ $# -eq 0 ] && set -- 32 512 512 256 512 512 8 512 512 64 512 512 128 512 512 4 128 128
 here=$(cd "$(dirname "$0")" && pwd)
-root="$here/../.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -O2 -I"$root/lib/Target/CPU" -I"$root/runtime/include" -I/usr/include/openblas \
-  "$here/bench_small_gemm.c" "$build/lib/libpipewave_cpu_kernels.a" \
-  -lopenblas -o "$work/bench_small_gemm"
-export OPENBLAS_NUM_THREADS=1
-core=$(python3 "$root/scripts/openblas-coretype.py")
-[ -n "$core" ] && export OPENBLAS_CORETYPE="$core"
-pin=""
-command -v taskset >/dev/null && pin="taskset -c 0"
-echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-OpenBLAS's choice}"
-$pin "$work/bench_small_gemm" $weights "$reps" "$@"
+# shellcheck source=bench/kernel-harness.sh
+. "$here/../kernel-harness.sh"
+# shellcheck disable=SC2086 # $weights is "-w N" or nothing
+run_kernel_harness "$build" "$here/bench_small_gemm.c" $weights "$reps" "$@"

@@ -9,16 +9,6 @@ set -eu
 build=${1:?usage: run.sh BUILD_DIR [ROUNDS]}
 rounds=${2:-200}
 here=$(cd "$(dirname "$0")" && pwd)
-root="$here/../.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -O2 -I"$root/lib/Target/CPU" -I"$root/runtime/include" -I/usr/include/openblas \
-  "$here/spells.c" "$build/lib/libpipewave_cpu_kernels.a" \
-  -lopenblas -o "$work/spells"
-export OPENBLAS_NUM_THREADS=1
-core=$(python3 "$root/scripts/openblas-coretype.py")
-[ -n "$core" ] && export OPENBLAS_CORETYPE="$core"
-pin=""
-command -v taskset >/dev/null && pin="taskset -c 0"
-echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-OpenBLAS's choice}"
-$pin "$work/spells" "$rounds"
+# shellcheck source=bench/kernel-harness.sh
+. "$here/../kernel-harness.sh"
+run_kernel_harness "$build" "$here/spells.c" "$rounds"

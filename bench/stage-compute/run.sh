@@ -22,11 +22,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -c -I"$here/../../runtime/include" "$here/bench_runtime.c" \
   -o "$work/bench_runtime.o"
-export OPENBLAS_NUM_THREADS=1
-core=$(python3 "$here/../../scripts/openblas-coretype.py")
-[ -n "$core" ] && export OPENBLAS_CORETYPE="$core"
-pin=""
-command -v taskset >/dev/null && pin="taskset -c 0"
+# shellcheck source=bench/kernel-harness.sh
+. "$here/../kernel-harness.sh"
+openblas_as_ranks "$here/../.."
 while [ $# -ge 3 ]; do
   m=$1 k=$2 n=$3
   shift 3
@@ -50,6 +48,6 @@ MLIR
     "$build/bin/pipewave-compile" "$work/layer.mlir" --matmul=$mode \
       -o "$work/layer_$mode" --runtime-lib="$work/bench_runtime.o"
     echo "== ${m}x${k}x${n} --matmul=$mode"
-    OPENBLAS_VERBOSE=2 $pin "$work/layer_$mode" "$reps" "$m" "$k" "$n"
+    OPENBLAS_VERBOSE=2 $harness_pin "$work/layer_$mode" "$reps" "$m" "$k" "$n"
   done
 done
