@@ -454,9 +454,9 @@ class Rates:
 
     def lines(self):
         return ["sgemm rates measured through the run (GFLOP/s; the ideals "
-                "use the highest): %s %s" % (name, " ".join(
-                    "%.1f" % r for r in seen))
-                for name, seen in self.seen.items() if seen]
+                "use the highest): " + "; ".join(
+                    "%s %s" % (name, " ".join("%.1f" % r for r in seen))
+                    for name, seen in self.seen.items() if seen)]
 
 
 def ideal_lines(rates, full_batch, pipelined):
