@@ -431,24 +431,22 @@ class Rates:
     def __init__(self, py):
         self.py = py
         self.seen = {"torch.mm": [], "OpenBLAS": []}
-        self.core, self.coretype, self.why = None, None, None
+        # The kernels pipewave's ranks run (runtime_core): the coretype
+        # to measure them with, their name (None without OpenBLAS), and why.
+        self.coretype = None
+        self.core = openblas_rate()[1]
+        forced = os.environ.get("OPENBLAS_CORETYPE")
+        self.why = ("as OPENBLAS_CORETYPE=%s says" % forced if forced
+                    else "OpenBLAS's choice for this CPU")
+        if self.core and not forced and runtime_core(self.core) != self.core:
+            self.coretype = runtime_core(self.core)
+            self.why = ("pipewave's ranks' choice: OpenBLAS does not know "
+                        "this CPU and chose %s" % self.core)
+            self.core = self.coretype
 
     def measure(self):
         self.seen["torch.mm"].append(sgemm_rate(self.py))
-        if self.core is None:
-            rate, core = openblas_rate()
-            forced = os.environ.get("OPENBLAS_CORETYPE")
-            self.why = ("as OPENBLAS_CORETYPE=%s says" % forced if forced
-                        else "OpenBLAS's choice for this CPU")
-            if rate and not forced and runtime_core(core) != core:
-                # pipewave's ranks do not run these (runtime_core).
-                self.coretype = runtime_core(core)
-                self.why = ("pipewave's ranks' choice: OpenBLAS does not "
-                            "know this CPU and chose %s" % core)
-                rate, core = openblas_rate(self.coretype)
-            self.core = core or ""
-        else:
-            rate = openblas_rate(self.coretype)[0] if self.core else None
+        rate = openblas_rate(self.coretype)[0] if self.core else None
         if rate:
             self.seen["OpenBLAS"].append(rate)
 
@@ -466,20 +464,19 @@ def ideal_lines(rates, full_batch, pipelined):
     widths, batch, layers = 512, 256, 8
     flops = 2 * batch * widths * widths * (3 * layers - 1)
     out = rates.lines()
-    for name, seen in rates.seen.items():
-        if not seen:
-            continue
-        r = max(seen)
-        if full_batch:
-            # One rank, no pipeline: the matmuls alone bound both steps.
-            pw, pt = full_batch
+    best = {name: max(seen) for name, seen in rates.seen.items() if seen}
+    if full_batch:
+        # One rank, no pipeline: the matmuls alone bound both steps.
+        pw, pt = full_batch
+        for name, r in best.items():
             ideal = flops / (r * 1e9) * 1e3
             out.append("ideal 1-rank full-batch step at %s's %.1f GFLOP/s: "
                        "%.1f ms; pipewave median %.1f ms = %.2f x ideal, "
                        "PyTorch median %.1f ms = %.2f x ideal"
                        % (name, r, ideal, pw, pw / ideal, pt, pt / ideal))
-        if pipelined:
-            m, pw = pipelined
+    if pipelined:
+        m, pw = pipelined
+        for name, r in best.items():
             ideal = flops / 2 / (r * 1e9) * (m + 1) / m * 1e3
             out.append("ideal 2-rank 1F1B step at %s's %.1f GFLOP/s: %.1f "
                        "ms; pipewave median %.1f ms = %.2f x ideal"
